@@ -1,0 +1,33 @@
+# Tengen: the referee kiosk for physical Go boards.
+# make run   builds and starts the kiosk (the built-in demo when no camera is configured)
+# make test  installs what is missing, then runs every test
+export PATH := /usr/local/go/bin:$(PATH)
+GO      ?= go
+BIN     := bin/kiosk
+VERSION := $(shell git describe --always --dirty 2>/dev/null || echo dev)
+LDFLAGS := -X main.version=$(VERSION)
+
+.PHONY: run test deps build bench pi oracle clean
+
+deps:
+	scripts/install-deps
+
+build: deps
+	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/kiosk
+
+run: build
+	$(BIN) run $(ARGS)
+
+test: deps
+	$(GO) vet ./...
+	$(GO) test -count=1 -timeout 45m ./...
+	scripts/oracle --ci
+
+bench: deps
+	$(GO) test -run '^$$' -bench . -benchmem -count 1 ./...
+
+oracle: build
+	scripts/oracle
+
+clean:
+	rm -rf bin
