@@ -1,0 +1,344 @@
+// Package calib finds a Go board in a camera frame, describes where its intersections are
+// (a Calibration), stores that description in a versioned JSON file and notices when the board
+// or the camera has been bumped so the grid no longer matches.
+//
+// Grid coordinates used here are "as seen in the image": col 0 is the board edge line nearest
+// the image's left, row 0 the one nearest the image's top, and the four corners are the corner
+// INTERSECTIONS (not the wooden edge). BlackSide says how that maps to the players' view.
+package calib
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"gocv.io/x/gocv"
+)
+
+// FormatVersion is the calibration file format this package writes and reads.
+const FormatVersion = 1
+
+// Board-size policy: files and manual corners accept any size the rules engine plays (2..25);
+// the automatic finder looks for the common sizes 9, 13 and 19 unless told a size.
+const (
+	MinSize = 2
+	MaxSize = 25
+)
+
+// Sentinel errors, checked with errors.Is, so the UI can tell the user what to do
+// (usually: recalibrate).
+var (
+	// ErrNoBoard means no board grid could be found in the frame.
+	ErrNoBoard = errors.New("calib: no board found")
+	// ErrCorrupt means a calibration file is not valid JSON or is truncated.
+	ErrCorrupt = errors.New("calib: calibration file is corrupt")
+	// ErrVersion means a calibration file has a format version this program does not know.
+	ErrVersion = errors.New("calib: unsupported calibration file version")
+	// ErrImageSize means the calibration was made for a different image size than the camera gives.
+	ErrImageSize = errors.New("calib: calibration image size does not match the camera")
+	// ErrBoardSize means the board size is outside the supported range.
+	ErrBoardSize = errors.New("calib: unsupported board size")
+	// ErrCorners means the four corners do not form a convex quadrilateral inside the image.
+	ErrCorners = errors.New("calib: corners are not a convex quadrilateral inside the image")
+	// ErrBadImage means the frame handed in is empty or of an unsupported type.
+	ErrBadImage = errors.New("calib: empty or unsupported image")
+)
+
+// Point2 is a position in image pixels (x to the right, y down).
+type Point2 struct {
+	X float64 `json:"x"`
+	Y float64 `json:"y"`
+}
+
+// Side names an edge of the image; it records where Black sits.
+type Side int
+
+// The image edges. Bottom is the zero value: Black sits nearest the camera's bottom edge,
+// so the board as seen by Black is the board as seen in the image.
+const (
+	Bottom Side = iota
+	Top
+	Left
+	Right
+)
+
+var sideNames = [...]string{"bottom", "top", "left", "right"}
+
+// String returns "bottom", "top", "left" or "right".
+func (s Side) String() string {
+	if s < 0 || int(s) >= len(sideNames) {
+		return fmt.Sprintf("Side(%d)", int(s))
+	}
+	return sideNames[s]
+}
+
+// MarshalText writes the side as its name, so files stay readable.
+func (s Side) MarshalText() ([]byte, error) {
+	if s < 0 || int(s) >= len(sideNames) {
+		return nil, fmt.Errorf("calib: invalid side %d", int(s))
+	}
+	return []byte(sideNames[s]), nil
+}
+
+// UnmarshalText parses a side name.
+func (s *Side) UnmarshalText(b []byte) error {
+	for i, n := range sideNames {
+		if string(b) == n {
+			*s = Side(i)
+			return nil
+		}
+	}
+	return fmt.Errorf("calib: unknown side %q", b)
+}
+
+// Corner indexes into Calibration.Corners.
+const (
+	TopLeft = iota
+	TopRight
+	BottomRight
+	BottomLeft
+)
+
+// Calibration says where a board's intersections are in camera frames of one size.
+// It is plain data; Save and Load store it as versioned JSON.
+type Calibration struct {
+	Version     int `json:"version"`
+	ImageWidth  int `json:"image_width"`
+	ImageHeight int `json:"image_height"`
+	// Size is the number of lines (9, 13, 19, ...).
+	Size int `json:"size"`
+	// Corners are the corner intersections TL, TR, BR, BL as seen in the image, in pixels.
+	Corners [4]Point2 `json:"corners"`
+	// BlackSide is the image edge Black sits at.
+	BlackSide Side `json:"black_side"`
+	// Confidence is how sure the finder was (0..1); 1 for corners set by hand.
+	Confidence float64 `json:"confidence"`
+}
+
+// FromCorners builds a calibration from four corner intersections given by hand
+// (TL, TR, BR, BL as seen in a w x h image). It fails with ErrBoardSize, ErrImageSize or
+// ErrCorners when the input cannot describe a board.
+func FromCorners(w, h, size int, corners [4]Point2) (Calibration, error) {
+	c := Calibration{
+		Version:     FormatVersion,
+		ImageWidth:  w,
+		ImageHeight: h,
+		Size:        size,
+		Corners:     corners,
+		BlackSide:   Bottom,
+		Confidence:  1,
+	}
+	if err := c.Validate(); err != nil {
+		return Calibration{}, err
+	}
+	return c, nil
+}
+
+// Validate checks that c can be used: known version, positive image size, board size in
+// MinSize..MaxSize, a known BlackSide and corners forming a convex, clockwise quadrilateral
+// that lies within (a small margin around) the image.
+func (c Calibration) Validate() error {
+	if c.Version != FormatVersion {
+		return fmt.Errorf("%w: %d (this program reads version %d)", ErrVersion, c.Version, FormatVersion)
+	}
+	if c.ImageWidth <= 0 || c.ImageHeight <= 0 || c.ImageWidth > 1<<16 || c.ImageHeight > 1<<16 {
+		return fmt.Errorf("%w: %dx%d is not a valid image size", ErrImageSize, c.ImageWidth, c.ImageHeight)
+	}
+	if c.Size < MinSize || c.Size > MaxSize {
+		return fmt.Errorf("%w: %d (supported %d..%d)", ErrBoardSize, c.Size, MinSize, MaxSize)
+	}
+	if c.BlackSide < Bottom || c.BlackSide > Right {
+		return fmt.Errorf("%w: black side %d", ErrCorrupt, int(c.BlackSide))
+	}
+	if math.IsNaN(c.Confidence) || c.Confidence < 0 || c.Confidence > 1 {
+		return fmt.Errorf("%w: confidence %v outside 0..1", ErrCorrupt, c.Confidence)
+	}
+	return checkQuad(c.Corners, float64(c.ImageWidth), float64(c.ImageHeight))
+}
+
+// checkQuad reports ErrCorners unless q is a convex quadrilateral, ordered clockwise on screen
+// (TL, TR, BR, BL), of reasonable area, with every corner within a 10% margin of the image.
+func checkQuad(q [4]Point2, w, h float64) error {
+	for i, p := range q {
+		if math.IsNaN(p.X) || math.IsNaN(p.Y) || math.IsInf(p.X, 0) || math.IsInf(p.Y, 0) {
+			return fmt.Errorf("%w: corner %d is not a number", ErrCorners, i)
+		}
+		if p.X < -0.1*w || p.X > 1.1*w || p.Y < -0.1*h || p.Y > 1.1*h {
+			return fmt.Errorf("%w: corner %d (%.1f,%.1f) is outside the %gx%g image", ErrCorners, i, p.X, p.Y, w, h)
+		}
+	}
+	for i := 0; i < 4; i++ {
+		a, b, c := q[i], q[(i+1)%4], q[(i+2)%4]
+		// Image y points down, so a clockwise-on-screen turn has a positive cross product.
+		cross := (b.X-a.X)*(c.Y-b.Y) - (b.Y-a.Y)*(c.X-b.X)
+		if cross <= 0 {
+			return fmt.Errorf("%w: not convex and clockwise (TL, TR, BR, BL) at corner %d", ErrCorners, (i+1)%4)
+		}
+	}
+	if area := quadArea(q); area < 16 {
+		return fmt.Errorf("%w: area %.1f px² is too small", ErrCorners, area)
+	}
+	return nil
+}
+
+// quadArea is the area of a simple quadrilateral (shoelace formula).
+func quadArea(q [4]Point2) float64 {
+	var s float64
+	for i := 0; i < 4; i++ {
+		a, b := q[i], q[(i+1)%4]
+		s += a.X*b.Y - b.X*a.Y
+	}
+	return math.Abs(s) / 2
+}
+
+// CheckImage returns ErrImageSize unless c was made for w x h frames.
+func (c Calibration) CheckImage(w, h int) error {
+	if c.ImageWidth != w || c.ImageHeight != h {
+		return fmt.Errorf("%w: calibrated for %dx%d, camera gives %dx%d", ErrImageSize, c.ImageWidth, c.ImageHeight, w, h)
+	}
+	return nil
+}
+
+// GridToImage returns the 3x3 homography (row-major) taking grid coordinates (col, row),
+// with (0,0) the TL corner intersection and (Size-1, Size-1) the BR one, to image pixels.
+func (c Calibration) GridToImage() [9]float64 {
+	n := float64(c.Size - 1)
+	src := [4]Point2{{0, 0}, {n, 0}, {n, n}, {0, n}}
+	h, _ := homographyFrom4(src, c.Corners)
+	return h
+}
+
+// Homography returns GridToImage as a 3x3 CV_64F Mat for OpenCV calls (warpPerspective with
+// WarpInverseMap, perspectiveTransform). The caller must Close it.
+func (c Calibration) Homography() gocv.Mat {
+	h := c.GridToImage()
+	m := gocv.NewMatWithSize(3, 3, gocv.MatTypeCV64F)
+	for i := 0; i < 9; i++ {
+		m.SetDoubleAt(i/3, i%3, h[i])
+	}
+	return m
+}
+
+// IntersectionPixel returns where intersection (col, row), counted as seen in the image from
+// the top-left corner (0..Size-1), lies in the image.
+func (c Calibration) IntersectionPixel(col, row int) Point2 {
+	return applyH(c.GridToImage(), Point2{float64(col), float64(row)})
+}
+
+// GridPixel is IntersectionPixel for fractional grid coordinates (points between lines,
+// or just outside the edge lines).
+func (c Calibration) GridPixel(col, row float64) Point2 {
+	return applyH(c.GridToImage(), Point2{col, row})
+}
+
+// ImageToGrid maps an image pixel to fractional grid coordinates (col, row) as seen in the image.
+func (c Calibration) ImageToGrid(p Point2) Point2 {
+	h := c.GridToImage()
+	inv, ok := invert3(h)
+	if !ok {
+		return Point2{math.NaN(), math.NaN()}
+	}
+	return applyH(inv, p)
+}
+
+// ImageGrid converts a board point as seen from Black's side (x from Black's left, y = 0 the far
+// row, as engine.Point) to image grid coordinates (col, row), using BlackSide.
+func (c Calibration) ImageGrid(x, y int) (col, row int) {
+	n := c.Size - 1
+	switch c.BlackSide {
+	case Top:
+		return n - x, n - y
+	case Left:
+		return n - y, x
+	case Right:
+		return y, n - x
+	default:
+		return x, y
+	}
+}
+
+// PointPixel returns the image pixel of board point (x, y) as seen from Black's side.
+func (c Calibration) PointPixel(x, y int) Point2 {
+	col, row := c.ImageGrid(x, y)
+	return c.IntersectionPixel(col, row)
+}
+
+// Spacing returns the mean distance in pixels between neighbouring lines along the board edges.
+func (c Calibration) Spacing() float64 {
+	if c.Size < 2 {
+		return 0
+	}
+	var s float64
+	for i := 0; i < 4; i++ {
+		a, b := c.Corners[i], c.Corners[(i+1)%4]
+		s += math.Hypot(b.X-a.X, b.Y-a.Y)
+	}
+	return s / 4 / float64(c.Size-1)
+}
+
+// applyH applies a row-major homography to p.
+func applyH(h [9]float64, p Point2) Point2 {
+	w := h[6]*p.X + h[7]*p.Y + h[8]
+	return Point2{(h[0]*p.X + h[1]*p.Y + h[2]) / w, (h[3]*p.X + h[4]*p.Y + h[5]) / w}
+}
+
+// homographyFrom4 solves for the homography taking src[i] to dst[i] (h[8] = 1).
+func homographyFrom4(src, dst [4]Point2) ([9]float64, bool) {
+	var a [8][9]float64
+	for i := 0; i < 4; i++ {
+		x, y, u, v := src[i].X, src[i].Y, dst[i].X, dst[i].Y
+		a[2*i] = [9]float64{x, y, 1, 0, 0, 0, -u * x, -u * y, u}
+		a[2*i+1] = [9]float64{0, 0, 0, x, y, 1, -v * x, -v * y, v}
+	}
+	sol, ok := solve8(a)
+	if !ok {
+		return [9]float64{}, false
+	}
+	return [9]float64{sol[0], sol[1], sol[2], sol[3], sol[4], sol[5], sol[6], sol[7], 1}, true
+}
+
+// solve8 solves an 8x8 linear system given as an augmented matrix, by Gaussian elimination
+// with partial pivoting.
+func solve8(a [8][9]float64) ([8]float64, bool) {
+	for col := 0; col < 8; col++ {
+		p := col
+		for r := col + 1; r < 8; r++ {
+			if math.Abs(a[r][col]) > math.Abs(a[p][col]) {
+				p = r
+			}
+		}
+		if math.Abs(a[p][col]) < 1e-12 {
+			return [8]float64{}, false
+		}
+		a[col], a[p] = a[p], a[col]
+		for r := col + 1; r < 8; r++ {
+			f := a[r][col] / a[col][col]
+			for k := col; k < 9; k++ {
+				a[r][k] -= f * a[col][k]
+			}
+		}
+	}
+	var x [8]float64
+	for r := 7; r >= 0; r-- {
+		s := a[r][8]
+		for k := r + 1; k < 8; k++ {
+			s -= a[r][k] * x[k]
+		}
+		x[r] = s / a[r][r]
+	}
+	return x, true
+}
+
+// invert3 inverts a row-major 3x3 matrix.
+func invert3(m [9]float64) ([9]float64, bool) {
+	det := m[0]*(m[4]*m[8]-m[5]*m[7]) - m[1]*(m[3]*m[8]-m[5]*m[6]) + m[2]*(m[3]*m[7]-m[4]*m[6])
+	if math.Abs(det) < 1e-15 || math.IsNaN(det) {
+		return [9]float64{}, false
+	}
+	d := 1 / det
+	return [9]float64{
+		(m[4]*m[8] - m[5]*m[7]) * d, (m[2]*m[7] - m[1]*m[8]) * d, (m[1]*m[5] - m[2]*m[4]) * d,
+		(m[5]*m[6] - m[3]*m[8]) * d, (m[0]*m[8] - m[2]*m[6]) * d, (m[2]*m[3] - m[0]*m[5]) * d,
+		(m[3]*m[7] - m[4]*m[6]) * d, (m[1]*m[6] - m[0]*m[7]) * d, (m[0]*m[4] - m[1]*m[3]) * d,
+	}, true
+}
