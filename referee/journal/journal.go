@@ -1,0 +1,312 @@
+// Package journal is the referee's append-only event log: a file of length-prefixed records, each
+// with its own CRC-32C checksum, written with one write call and made durable with fsync before
+// Append returns. On open the whole file is checked; a torn or corrupt tail (a crash in the middle
+// of a write, a flipped bit) is cut at the last good record, saved aside for the director, and
+// reported, so that nothing before it is lost and the table can resume exactly.
+//
+// File layout (all integers big-endian):
+//
+//	header   8 bytes  "TGJRNL1\n"
+//	record   4 bytes  payload length n (1..MaxRecord)
+//	         4 bytes  CRC-32C (Castagnoli) of the 4 length bytes followed by the payload
+//	         n bytes  payload (opaque to this package; the referee writes one JSON object)
+package journal
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"os"
+	"path/filepath"
+	"sync"
+)
+
+// Magic is the 8-byte header every journal file starts with.
+const Magic = "TGJRNL1\n"
+
+// MaxRecord is the largest payload accepted, in bytes. A length field above it is treated as
+// corruption rather than a reason to allocate a huge buffer.
+const MaxRecord = 1 << 20
+
+// recordHeader is the size of the length and checksum fields before each payload.
+const recordHeader = 8
+
+// FileName is the journal's file name inside its directory.
+const FileName = "journal.tgj"
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// ErrNotJournal is returned when a file does not start with Magic.
+var ErrNotJournal = errors.New("journal: not a Tengen journal (bad header)")
+
+// ErrEmptyRecord is returned by Append for an empty or oversized payload.
+var ErrEmptyRecord = errors.New("journal: record must be 1..MaxRecord bytes")
+
+// ErrClosed is returned by Append after Close.
+var ErrClosed = errors.New("journal: closed")
+
+// CorruptError says where and why decoding stopped.
+type CorruptError struct {
+	Offset int64  // byte offset of the first bad record (everything before it is good)
+	Reason string // what was wrong: "torn header", "torn payload", "checksum mismatch", ...
+}
+
+func (e *CorruptError) Error() string {
+	return fmt.Sprintf("journal: %s at byte %d", e.Reason, e.Offset)
+}
+
+// Encode returns the on-disk form of one record (length, checksum, payload).
+func Encode(payload []byte) []byte {
+	buf := make([]byte, recordHeader+len(payload))
+	binary.BigEndian.PutUint32(buf[0:4], uint32(len(payload)))
+	copy(buf[recordHeader:], payload)
+	binary.BigEndian.PutUint32(buf[4:8], checksum(buf[0:4], payload))
+	return buf
+}
+
+func checksum(lenBytes, payload []byte) uint32 {
+	c := crc32.Update(0, castagnoli, lenBytes)
+	return crc32.Update(c, castagnoli, payload)
+}
+
+// Decode parses a whole journal file image (header included). It returns the payloads of the
+// good records (sub-slices of data), the length of the good prefix, and nil or a *CorruptError
+// describing the first bad byte. A file shorter than the header is reported as a torn header
+// with good = 0; a wrong header is ErrNotJournal. Decode never panics, whatever data holds.
+func Decode(data []byte) (records [][]byte, good int64, err error) {
+	if len(data) < len(Magic) {
+		if !bytes.HasPrefix([]byte(Magic), data) {
+			return nil, 0, ErrNotJournal
+		}
+		if len(data) == 0 {
+			return nil, 0, nil
+		}
+		return nil, 0, &CorruptError{Offset: 0, Reason: "torn file header"}
+	}
+	if string(data[:len(Magic)]) != Magic {
+		return nil, 0, ErrNotJournal
+	}
+	off := int64(len(Magic))
+	for off < int64(len(data)) {
+		rest := data[off:]
+		if len(rest) < recordHeader {
+			return records, off, &CorruptError{Offset: off, Reason: "torn record header"}
+		}
+		n := binary.BigEndian.Uint32(rest[0:4])
+		if n == 0 || n > MaxRecord {
+			return records, off, &CorruptError{Offset: off, Reason: fmt.Sprintf("impossible record length %d", n)}
+		}
+		if uint64(len(rest)-recordHeader) < uint64(n) {
+			return records, off, &CorruptError{Offset: off, Reason: "torn record payload"}
+		}
+		payload := rest[recordHeader : recordHeader+int(n)]
+		if binary.BigEndian.Uint32(rest[4:8]) != checksum(rest[0:4], payload) {
+			return records, off, &CorruptError{Offset: off, Reason: "checksum mismatch"}
+		}
+		records = append(records, payload)
+		off += recordHeader + int64(n)
+	}
+	return records, off, nil
+}
+
+// Recovery reports what Open found in an existing journal.
+type Recovery struct {
+	Records  int    // good records kept
+	Good     int64  // bytes kept (header included)
+	Cut      int64  // bytes cut from the tail (0 when the file was clean)
+	Reason   string // why the tail was cut; empty when clean
+	SavedTo  string // where the cut bytes were saved (empty when nothing was cut)
+	Recreate bool   // the file was absent or held only a torn header and was (re)started
+}
+
+// Clean reports whether nothing had to be cut.
+func (r Recovery) Clean() bool { return r.Cut == 0 }
+
+// String describes the recovery in one line for the log and the director's screen.
+func (r Recovery) String() string {
+	if r.Clean() {
+		return fmt.Sprintf("journal: %d records, clean", r.Records)
+	}
+	s := fmt.Sprintf("journal: %d good records kept; %d bytes cut at byte %d (%s)", r.Records, r.Cut, r.Good, r.Reason)
+	if r.SavedTo != "" {
+		s += "; cut bytes saved to " + r.SavedTo
+	}
+	return s
+}
+
+// Journal is an open journal file, safe for concurrent use. Append returns only once the record
+// is on stable storage.
+type Journal struct {
+	mu     sync.Mutex
+	f      *os.File
+	path   string
+	size   int64
+	closed bool
+	noSync bool
+}
+
+// Option adjusts Open.
+type Option func(*Journal)
+
+// WithoutSync turns fsync off. Only tests of logic that do not care about durability use it.
+func WithoutSync() Option { return func(j *Journal) { j.noSync = true } }
+
+// Open opens (or creates) the journal in dir and returns it with the payloads of every good record
+// and a report of any tail that had to be cut. The cut bytes are saved beside the journal as
+// journal.tgj.cut-<offset> before the file is truncated, so even a damaged tail can be inspected.
+func Open(dir string, opts ...Option) (*Journal, [][]byte, Recovery, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, nil, Recovery{}, fmt.Errorf("journal: %w", err)
+	}
+	j := &Journal{path: filepath.Join(dir, FileName)}
+	for _, o := range opts {
+		o(j)
+	}
+	f, err := os.OpenFile(j.path, os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		return nil, nil, Recovery{}, fmt.Errorf("journal: %w", err)
+	}
+	data, err := io.ReadAll(f)
+	if err != nil {
+		f.Close()
+		return nil, nil, Recovery{}, fmt.Errorf("journal: read %s: %w", j.path, err)
+	}
+	records, good, derr := Decode(data)
+	var rec Recovery
+	var ce *CorruptError
+	switch {
+	case errors.Is(derr, ErrNotJournal):
+		f.Close()
+		return nil, nil, Recovery{}, fmt.Errorf("%s: %w", j.path, derr)
+	case errors.As(derr, &ce):
+		rec.Reason = ce.Reason
+		rec.Cut = int64(len(data)) - good
+		saved := fmt.Sprintf("%s.cut-%d", j.path, good)
+		if err := writeFileSync(saved, data[good:]); err != nil {
+			f.Close()
+			return nil, nil, Recovery{}, fmt.Errorf("journal: saving the corrupt tail: %w", err)
+		}
+		rec.SavedTo = saved
+	}
+	if good == 0 {
+		// Empty, or only a torn header: start the file afresh.
+		rec.Recreate = true
+		if err := f.Truncate(0); err != nil {
+			f.Close()
+			return nil, nil, Recovery{}, fmt.Errorf("journal: %w", err)
+		}
+		if _, err := f.WriteAt([]byte(Magic), 0); err != nil {
+			f.Close()
+			return nil, nil, Recovery{}, fmt.Errorf("journal: %w", err)
+		}
+		good = int64(len(Magic))
+	} else if good < int64(len(data)) {
+		if err := f.Truncate(good); err != nil {
+			f.Close()
+			return nil, nil, Recovery{}, fmt.Errorf("journal: cutting the tail: %w", err)
+		}
+	}
+	if !j.noSync {
+		if err := f.Sync(); err != nil {
+			f.Close()
+			return nil, nil, Recovery{}, fmt.Errorf("journal: %w", err)
+		}
+		if err := syncDir(dir); err != nil {
+			f.Close()
+			return nil, nil, Recovery{}, err
+		}
+	}
+	if _, err := f.Seek(good, io.SeekStart); err != nil {
+		f.Close()
+		return nil, nil, Recovery{}, fmt.Errorf("journal: %w", err)
+	}
+	j.f = f
+	j.size = good
+	rec.Records = len(records)
+	rec.Good = good
+	// Copy the payloads out of the file image so callers may keep them.
+	out := make([][]byte, len(records))
+	for i, r := range records {
+		out[i] = append([]byte(nil), r...)
+	}
+	return j, out, rec, nil
+}
+
+// Path returns the journal file's path.
+func (j *Journal) Path() string { return j.path }
+
+// Size returns the number of bytes durably written (header included).
+func (j *Journal) Size() int64 {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return j.size
+}
+
+// Append writes one record and fsyncs the file before returning. On a failed or short write
+// the file is cut back to its previous length, so a later Append still continues a valid file.
+func (j *Journal) Append(payload []byte) error {
+	if len(payload) == 0 || len(payload) > MaxRecord {
+		return ErrEmptyRecord
+	}
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if j.closed {
+		return ErrClosed
+	}
+	buf := Encode(payload)
+	if _, err := j.f.Write(buf); err != nil {
+		// Best effort: drop a partial record so the file stays decodable.
+		_ = j.f.Truncate(j.size)
+		_, _ = j.f.Seek(j.size, io.SeekStart)
+		return fmt.Errorf("journal: append: %w", err)
+	}
+	if !j.noSync {
+		if err := j.f.Sync(); err != nil {
+			return fmt.Errorf("journal: fsync: %w", err)
+		}
+	}
+	j.size += int64(len(buf))
+	return nil
+}
+
+// Close closes the file. Records already appended are durable.
+func (j *Journal) Close() error {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if j.closed {
+		return nil
+	}
+	j.closed = true
+	return j.f.Close()
+}
+
+func writeFileSync(path string, data []byte) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return fmt.Errorf("journal: %w", err)
+	}
+	defer d.Close()
+	if err := d.Sync(); err != nil {
+		return fmt.Errorf("journal: fsync %s: %w", dir, err)
+	}
+	return nil
+}
