@@ -1,0 +1,165 @@
+package config
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// MaxBCMPin is the highest GPIO line on the Raspberry Pi's 40-pin header (BCM numbering).
+const MaxBCMPin = 27
+
+var languageRe = regexp.MustCompile(`^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$`)
+
+// check validates values the TOML types cannot; it returns one Problem per bad key.
+func (c Config) check() []Problem {
+	var ps []Problem
+	bad := func(key, format string, args ...any) {
+		ps = append(ps, Problem{Key: key, Msg: fmt.Sprintf(format, args...)})
+	}
+	if c.Table < 0 || c.Table > 9999 {
+		bad("table", "table number %d is out of range (0 for none, up to 9999)", c.Table)
+	}
+	if !languageRe.MatchString(c.Language) {
+		bad("language", "%q is not a language tag such as \"en\", \"fr\" or \"pt-BR\"", c.Language)
+	}
+
+	if strings.TrimSpace(c.Camera.Source) == "" {
+		bad("camera.source", "empty: use \"auto\", \"demo\", \"libcamera\", a device such as \"/dev/video0\" or an index such as \"0\"")
+	} else if !validSource(c.Camera.Source) {
+		bad("camera.source", "%q is not a camera: use \"auto\", \"demo\", \"libcamera\", a device such as \"/dev/video0\" or an index such as \"0\"", c.Camera.Source)
+	}
+	if c.Camera.Width < 160 || c.Camera.Width > 8192 {
+		bad("camera.width", "%d pixels is out of range (160..8192)", c.Camera.Width)
+	}
+	if c.Camera.Height < 120 || c.Camera.Height > 8192 {
+		bad("camera.height", "%d pixels is out of range (120..8192)", c.Camera.Height)
+	}
+	if c.Camera.FPS < 1 || c.Camera.FPS > 120 {
+		bad("camera.fps", "%d frames per second is out of range (1..120)", c.Camera.FPS)
+	}
+
+	used := map[int]string{}
+	for _, p := range c.Pins.list() {
+		if p.Name == "" {
+			continue
+		}
+		n, err := ParsePin(p.Name)
+		if err != nil {
+			bad("pins."+p.Key, "%v", err)
+			continue
+		}
+		if other, dup := used[n]; dup {
+			bad("pins."+p.Key, "%s is already used by pins.%s: every function needs its own pin", p.Name, other)
+			continue
+		}
+		used[n] = p.Key
+	}
+	if c.Pins.Pull != "up" && c.Pins.Pull != "down" {
+		bad("pins.pull", "%q: use \"up\" (buttons connect the pin to ground) or \"down\" (to 3.3 V)", c.Pins.Pull)
+	}
+	if c.Pins.Debounce < time.Millisecond || c.Pins.Debounce > 500*time.Millisecond {
+		bad("pins.debounce", "%v is out of range (\"1ms\"..\"500ms\")", c.Pins.Debounce)
+	}
+
+	if c.Display.Width < 320 || c.Display.Width > 8192 {
+		bad("display.width", "%d pixels is out of range (320..8192)", c.Display.Width)
+	}
+	if c.Display.Height < 240 || c.Display.Height > 8192 {
+		bad("display.height", "%d pixels is out of range (240..8192)", c.Display.Height)
+	}
+
+	if !knownRules[c.Game.Rules] {
+		bad("game.rules", "%q is not a rules preset (%s)", c.Game.Rules, strings.Join(RulesPresets, ", "))
+	}
+	if c.Game.Size < 2 || c.Game.Size > 25 {
+		bad("game.size", "board size %d is out of range (2..25; 9, 13 or 19 on a real table)", c.Game.Size)
+	}
+	if k := c.Game.Komi; k != nil {
+		if *k != *k || *k < -150 || *k > 150 || (*k)*2 != float64(int((*k)*2)) {
+			bad("game.komi", "%v is not a komi (a whole or half point between -150 and 150)", *k)
+		}
+	}
+	if c.Game.Handicap < 0 || c.Game.Handicap > 9 || c.Game.Handicap == 1 {
+		bad("game.handicap", "%d handicap stones: use 0 (even game) or 2..9", c.Game.Handicap)
+	}
+	if strings.TrimSpace(c.Game.TimeControl) == "" {
+		bad("game.time_control", "empty: write a time control such as \"60m+5x30s\" or \"none\"")
+	}
+
+	if c.Director.PINHash != "" {
+		if _, err := parseHash(c.Director.PINHash); err != nil {
+			bad("director.pin_hash", "%v; make a new one with `kiosk doctor -hash-pin`", err)
+		}
+	}
+
+	for _, p := range []struct{ key, val string }{
+		{"paths.journal_dir", c.Paths.JournalDir},
+		{"paths.games_dir", c.Paths.GamesDir},
+		{"paths.calibration", c.Paths.Calibration},
+	} {
+		if strings.TrimSpace(p.val) == "" {
+			bad(p.key, "empty: give a path")
+		} else if strings.ContainsRune(p.val, 0) {
+			bad(p.key, "contains a NUL byte")
+		}
+	}
+	return ps
+}
+
+// RulesPresets are the rules preset names game.rules accepts (the engine's presets).
+var RulesPresets = []string{"aga", "aga-territory", "japanese", "chinese", "tromp-taylor", "new-zealand", "basic"}
+
+var knownRules = func() map[string]bool {
+	m := map[string]bool{}
+	for _, r := range RulesPresets {
+		m[r] = true
+	}
+	return m
+}()
+
+func validSource(s string) bool {
+	switch s {
+	case "auto", "demo", "libcamera":
+		return true
+	}
+	if strings.HasPrefix(s, "/dev/") && len(s) > len("/dev/") {
+		return true
+	}
+	n, err := strconv.Atoi(s)
+	return err == nil && n >= 0 && n < 64
+}
+
+// PinFunc is one wired function and its configured pin name.
+type PinFunc struct {
+	Key  string // the key under [pins]: "black", "white", "pass", "director", "buzzer", "led"
+	Name string // e.g. "GPIO17"; empty when not wired
+	// Input is true for buttons, false for outputs.
+	Input bool
+}
+
+// list returns every pin function in a fixed order.
+func (p Pins) list() []PinFunc {
+	return []PinFunc{
+		{"black", p.Black, true}, {"white", p.White, true}, {"pass", p.Pass, true},
+		{"director", p.Director, true}, {"buzzer", p.Buzzer, false}, {"led", p.LED, false},
+	}
+}
+
+// Functions lists the pin functions in a fixed order (buttons first), including unwired ones.
+func (p Pins) Functions() []PinFunc { return p.list() }
+
+// ParsePin returns the BCM line number of a pin name "GPIO<n>" (case-insensitive), 0..MaxBCMPin.
+func ParsePin(name string) (int, error) {
+	rest, ok := strings.CutPrefix(strings.ToUpper(name), "GPIO")
+	if !ok || rest == "" || len(rest) > 2 {
+		return 0, fmt.Errorf("%q is not a GPIO pin name: write \"GPIO17\" (BCM numbering, GPIO0..GPIO%d)", name, MaxBCMPin)
+	}
+	n, err := strconv.Atoi(rest)
+	if err != nil || n < 0 || n > MaxBCMPin || (len(rest) == 2 && rest[0] == '0') {
+		return 0, fmt.Errorf("%q is not a GPIO pin name: write \"GPIO17\" (BCM numbering, GPIO0..GPIO%d)", name, MaxBCMPin)
+	}
+	return n, nil
+}

@@ -1,0 +1,217 @@
+package config
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestShippedFileIsTheDefault(t *testing.T) {
+	c, err := Load("kiosk.toml")
+	if err != nil {
+		t.Fatalf("the shipped kiosk.toml does not load: %v", err)
+	}
+	if !reflect.DeepEqual(c, Default()) {
+		t.Errorf("kiosk.toml differs from Default():\n file    %+v\n default %+v", c, Default())
+	}
+}
+
+func TestEmptyFileIsTheDefault(t *testing.T) {
+	c, err := Parse(nil, "empty.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(c, Default()) {
+		t.Errorf("empty file gave %+v", c)
+	}
+}
+
+func TestParseOverrides(t *testing.T) {
+	src := `
+table = 12
+event = "Paris Open"
+[camera]
+source = "/dev/video2"
+[pins]
+black = "gpio5"
+director = ""
+debounce = "35ms"
+[game]
+rules = "aga"
+size = 9
+komi = 7.5
+time_control = "30m+3x20s"
+`
+	c, err := Parse([]byte(src), "t.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Default()
+	want.Table, want.Event = 12, "Paris Open"
+	want.Camera.Source = "/dev/video2"
+	want.Pins.Black, want.Pins.Director, want.Pins.Debounce = "gpio5", "", 35*time.Millisecond
+	komi := 7.5
+	want.Game.Rules, want.Game.Size, want.Game.Komi, want.Game.TimeControl = "aga", 9, &komi, "30m+3x20s"
+	if !reflect.DeepEqual(c, want) {
+		t.Errorf("got  %+v\nwant %+v", c, want)
+	}
+}
+
+// TestBadConfig checks that each kind of mistake is reported with its key and line.
+func TestBadConfig(t *testing.T) {
+	tests := []struct {
+		name, src string
+		key       string
+		line      int
+		msg       string
+	}{
+		{"unknown top-level key", "table = 1\ntabel = 2\n", "tabel", 2, "unknown key (did you mean table?)"},
+		{"unknown key in table", "[pins]\nblack = \"GPIO5\"\nblak = \"GPIO6\"\n", "pins.blak", 3, "did you mean pins.black?"},
+		{"unknown table", "[camra]\nsource = \"demo\"\n", "camra", 1, "unknown key"},
+		{"dotted unknown key", "pins.whit = \"GPIO6\"\n", "pins.whit", 1, "unknown key"},
+		{"syntax error", "table = 1\n[pins\nblack = 1\n", "", 2, ""},
+		{"wrong type", "[display]\n\nfullscreen = \"yes\"\n", "display.fullscreen", 3, "incompatible types"},
+		{"bad duration", "[pins]\ndebounce = \"fast\"\n", "pins.debounce", 2, ""},
+		{"bad pin", "[pins]\nblack = \"GPIO40\"\n", "pins.black", 2, "not a GPIO pin name"},
+		{"pin shared", "[pins]\nblack = \"GPIO5\"\nwhite = \"GPIO5\"\n", "pins.white", 3, "already used by pins.black"},
+		{"bad pull", "[pins]\npull = \"sideways\"\n", "pins.pull", 2, "use \"up\""},
+		{"bad rules", "[game]\nrules = \"ing\"\n", "game.rules", 2, "not a rules preset"},
+		{"bad size", "[game]\nsize = 30\n", "game.size", 2, "out of range"},
+		{"bad komi", "[game]\nkomi = 6.25\n", "game.komi", 2, "not a komi"},
+		{"bad handicap", "[game]\nhandicap = 1\n", "game.handicap", 2, "2..9"},
+		{"bad source", "[camera]\nsource = \"webcam\"\n", "camera.source", 2, "not a camera"},
+		{"bad fps", "[camera]\nfps = 0\n", "camera.fps", 2, "out of range"},
+		{"bad language", "language = \"English\"\n", "language", 1, "not a language tag"},
+		{"bad hash", "[director]\npin_hash = \"1234\"\n", "director.pin_hash", 2, "not a PIN hash"},
+		{"empty path", "[paths]\ngames_dir = \"\"\n", "paths.games_dir", 2, "empty"},
+		{"negative table", "table = -1\n", "table", 1, "out of range"},
+		{"not utf-8", "event = \"\xff\"\n", "", 0, "not UTF-8"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Parse([]byte(tt.src), "kiosk.toml")
+			var ce *Error
+			if !errors.As(err, &ce) {
+				t.Fatalf("Parse = %v, want *config.Error", err)
+			}
+			if len(ce.Problems) == 0 {
+				t.Fatalf("no problems in %v", err)
+			}
+			p := ce.Problems[0]
+			if p.Key != tt.key || p.Line != tt.line || !strings.Contains(p.Msg, tt.msg) {
+				t.Errorf("problem = {Key:%q Line:%d Msg:%q}, want key %q line %d msg containing %q",
+					p.Key, p.Line, p.Msg, tt.key, tt.line, tt.msg)
+			}
+			if !strings.HasPrefix(err.Error(), "kiosk.toml: ") {
+				t.Errorf("Error() = %q, want it to start with the file name", err.Error())
+			}
+		})
+	}
+}
+
+func TestAllProblemsReported(t *testing.T) {
+	src := "tabel = 1\n[pins]\nblack = \"x\"\n[game]\nsize = 1\n"
+	_, err := Parse([]byte(src), "k.toml")
+	var ce *Error
+	if !errors.As(err, &ce) {
+		t.Fatal(err)
+	}
+	var keys []string
+	for _, p := range ce.Problems {
+		keys = append(keys, p.Key)
+	}
+	if got := strings.Join(keys, ","); got != "tabel,pins.black,game.size" {
+		t.Errorf("problems in order %s, want tabel,pins.black,game.size", got)
+	}
+	if !strings.Contains(ce.Title(), "3 problem") {
+		t.Errorf("Title() = %q", ce.Title())
+	}
+}
+
+func TestLoadMissingAndLarge(t *testing.T) {
+	dir := t.TempDir()
+	missing := filepath.Join(dir, "none.toml")
+	if _, err := Load(missing); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("Load(missing) = %v, want fs.ErrNotExist", err)
+	}
+	c, found, err := LoadIfExists(missing)
+	if err != nil || found || !reflect.DeepEqual(c, Default()) {
+		t.Errorf("LoadIfExists(missing) = %+v, %v, %v", c, found, err)
+	}
+	big := filepath.Join(dir, "big.toml")
+	if err := os.WriteFile(big, []byte(strings.Repeat("#", MaxFileSize+1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Load(big); err == nil || !strings.Contains(err.Error(), "larger than") {
+		t.Errorf("Load(big) = %v", err)
+	}
+	bad := filepath.Join(dir, "bad.toml")
+	if err := os.WriteFile(bad, []byte("nope = 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, found, err := LoadIfExists(bad); err == nil || found {
+		t.Errorf("LoadIfExists(bad) = %v, %v", found, err)
+	}
+}
+
+func TestLocate(t *testing.T) {
+	env := func(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
+	tests := []struct {
+		env  map[string]string
+		want string
+	}{
+		{nil, DefaultPath},
+		{map[string]string{"CONFIGURATION_DIRECTORY": "/etc/tengen"}, "/etc/tengen/kiosk.toml"},
+		{map[string]string{"CONFIGURATION_DIRECTORY": "/a:/b"}, "/a/kiosk.toml"},
+		{map[string]string{"TENGEN_CONFIG": "/tmp/k.toml", "CONFIGURATION_DIRECTORY": "/etc/tengen"}, "/tmp/k.toml"},
+	}
+	for _, tt := range tests {
+		if got := Locate(env(tt.env)); got != tt.want {
+			t.Errorf("Locate(%v) = %q, want %q", tt.env, got, tt.want)
+		}
+	}
+}
+
+func TestParsePin(t *testing.T) {
+	for _, ok := range []string{"GPIO0", "GPIO17", "gpio27", "Gpio4"} {
+		if _, err := ParsePin(ok); err != nil {
+			t.Errorf("ParsePin(%q) = %v", ok, err)
+		}
+	}
+	for _, bad := range []string{"", "GPIO", "GPIO28", "GPIO-1", "GPIO017", "GPIO07", "17", "PIN11", "GPIO1x"} {
+		if _, err := ParsePin(bad); err == nil {
+			t.Errorf("ParsePin(%q) succeeded", bad)
+		}
+	}
+}
+
+func TestKeyLines(t *testing.T) {
+	src := `a = 1
+s = """
+fake = 2
+"""
+[t1]  # comment
+"quoted key" = 3
+x.y = "a=b"
+[[arr]]
+z = 1
+`
+	idx := keyLines([]byte(src))
+	want := map[string]int{"a": 1, "s": 2, "t1": 5, "t1.quoted key": 6, "t1.x.y": 7, "arr.z": 9}
+	for k, n := range want {
+		if idx[k] != n {
+			t.Errorf("line of %q = %d, want %d", k, idx[k], n)
+		}
+	}
+	if _, ok := idx["fake"]; ok {
+		t.Error("a key inside a multi-line string was indexed")
+	}
+	if idx.find("t1.x.y.w") != 7 || idx.find("nothing") != 0 {
+		t.Error("find does not fall back to the enclosing key")
+	}
+}
