@@ -1,0 +1,126 @@
+package demo
+
+import "math"
+
+// capsule is a segment with a radius: the building block of the hand and arm.
+type capsule struct {
+	ax, ay, bx, by, r float64
+	skin              bool // skin, or sleeve
+}
+
+// dist returns the signed distance from (x,y) to the capsule's surface (negative inside).
+func (c capsule) dist(x, y float64) float64 {
+	dx, dy := c.bx-c.ax, c.by-c.ay
+	l2 := dx*dx + dy*dy
+	t := 0.0
+	if l2 > 0 {
+		t = clamp01(((x-c.ax)*dx + (y-c.ay)*dy) / l2)
+	}
+	px, py := c.ax+t*dx-x, c.ay+t*dy-y
+	return math.Sqrt(px*px+py*py) - c.r
+}
+
+// handShape returns the capsules of a hand reaching toward its target, in image pixels, plus the
+// held stone's centre and radius (radius 0 when nothing is held).
+func (r *Renderer) handShape(l *layer, hd Hand) (parts []capsule, sx, sy, sr float64) {
+	sp := l.pxPerUnit
+	tx, ty := l.toImage.apply(hd.Col, hd.Row)
+	// The arm enters from the player's side, a little to the right (a right-handed player).
+	var ex, ey float64
+	if hd.Player == White {
+		ex, ey = tx-1.5*sp, -6*sp
+	} else {
+		ex, ey = tx+1.5*sp, float64(l.h)+6*sp
+	}
+	reach := clamp01(hd.Reach)
+	// Fingertips.
+	fx, fy := ex+(tx-ex)*reach, ey+(ty-ey)*reach
+	dx, dy := tx-ex, ty-ey
+	dl := math.Hypot(dx, dy)
+	if dl == 0 {
+		dl = 1
+	}
+	dx, dy = dx/dl, dy/dl // pointing direction
+	px, py := -dy, dx     // across the hand
+	palmX, palmY := fx-dx*1.9*sp, fy-dy*1.9*sp
+	wristX, wristY := fx-dx*3.0*sp, fy-dy*3.0*sp
+	parts = []capsule{
+		{wristX - dx*12*sp, wristY - dy*12*sp, wristX, wristY, 0.85 * sp, false}, // sleeve
+		{wristX, wristY, palmX, palmY, 0.72 * sp, true},                          // wrist
+		{palmX - px*0.2*sp, palmY - py*0.2*sp, palmX + dx*0.4*sp, palmY + dy*0.4*sp, 0.95 * sp, true},
+		{palmX + dx*0.5*sp + px*0.15*sp, palmY + dy*0.5*sp + py*0.15*sp, fx, fy, 0.23 * sp, true},                                                       // index
+		{palmX + dx*0.4*sp - px*0.35*sp, palmY + dy*0.4*sp - py*0.35*sp, fx - px*0.45*sp - dx*0.25*sp, fy - py*0.45*sp - dy*0.25*sp, 0.22 * sp, true},   // middle
+		{palmX + px*0.75*sp, palmY + py*0.75*sp, fx + px*0.38*sp - dx*0.15*sp, fy + py*0.38*sp - dy*0.15*sp, 0.25 * sp, true},                           // thumb
+		{palmX + dx*0.2*sp - px*0.75*sp, palmY + dy*0.2*sp - py*0.75*sp, palmX + dx*1.1*sp - px*0.8*sp, palmY + dy*1.1*sp - py*0.8*sp, 0.22 * sp, true}, // curled fingers
+	}
+	if hd.Holding {
+		sx, sy, sr = fx+px*0.12*sp+dx*0.1*sp, fy+py*0.12*sp+dy*0.1*sp, 0.46*sp
+	}
+	return parts, sx, sy, sr
+}
+
+// drawHand paints the hand's soft shadow on whatever lies below it, then the sleeve, the skin and the
+// held stone.
+func (r *Renderer) drawHand(l *layer, buf []float32, hd Hand) {
+	parts, sx, sy, sr := r.handShape(l, hd)
+	sp := l.pxPerUnit
+	offX, offY := 0.9*sp, 0.7*sp // the hand is above the board: its shadow falls away from the lamp
+	minX, minY, maxX, maxY := math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
+	for _, c := range parts {
+		minX = math.Min(minX, math.Min(c.ax, c.bx)-c.r)
+		maxX = math.Max(maxX, math.Max(c.ax, c.bx)+c.r+offX+sp)
+		minY = math.Min(minY, math.Min(c.ay, c.by)-c.r)
+		maxY = math.Max(maxY, math.Max(c.ay, c.by)+c.r+offY+sp)
+	}
+	x0, y0 := max(int(minX), 0), max(int(minY), 0)
+	x1, y1 := min(int(maxX)+1, l.w), min(int(maxY)+1, l.h)
+	sleeveR, sleeveG, sleeveB := 40.0, 52.0, 96.0
+	if hd.Player == White {
+		sleeveR, sleeveG, sleeveB = 150, 60, 55
+	}
+	for y := y0; y < y1; y++ {
+		for x := x0; x < x1; x++ {
+			fx, fy := float64(x)+0.5, float64(y)+0.5
+			i := 3 * (y*l.w + x)
+			// Shadow.
+			sd := math.Inf(1)
+			for _, c := range parts {
+				sd = math.Min(sd, c.dist(fx-offX, fy-offY))
+			}
+			if k := 1 - 0.45*smoothstep(0.5*sp, -0.5*sp, sd); k < 1 {
+				buf[i] *= float32(k)
+				buf[i+1] *= float32(k)
+				buf[i+2] *= float32(k)
+			}
+			// Body.
+			best, bestR := math.Inf(1), 1.0
+			skin := false
+			for _, c := range parts {
+				if d := c.dist(fx, fy); d < best {
+					best, bestR, skin = d, c.r, c.skin
+				}
+			}
+			if best < 0.5 {
+				cov := clamp01(0.5 - best)
+				shade := 0.72 + 0.28*clamp01(-best/bestR)
+				cr, cg, cb := sleeveR, sleeveG, sleeveB
+				if skin {
+					cr, cg, cb = 224, 172, 140
+				}
+				cr, cg, cb = cr*shade, cg*shade, cb*shade
+				buf[i] = buf[i]*float32(1-cov) + float32(cr*cov)
+				buf[i+1] = buf[i+1]*float32(1-cov) + float32(cg*cov)
+				buf[i+2] = buf[i+2]*float32(1-cov) + float32(cb*cov)
+			}
+			if sr > 0 {
+				d := math.Hypot(fx-sx, fy-sy)
+				if cov := clamp01(sr - d + 0.5); cov > 0 {
+					cr, cg, cb := stoneShade(hd.Player, (fx-sx)/sr, (fy-sy)/sr)
+					buf[i] = buf[i]*float32(1-cov) + float32(cr*cov)
+					buf[i+1] = buf[i+1]*float32(1-cov) + float32(cg*cov)
+					buf[i+2] = buf[i+2]*float32(1-cov) + float32(cb*cov)
+				}
+			}
+		}
+	}
+}
