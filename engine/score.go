@@ -1,0 +1,251 @@
+package engine
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+)
+
+// SideScore is one player's side of the count. Total is what the ruleset's counting method adds up:
+// area = Stones + Territory (+ Komi + Bonus for White); territory = Territory + Prisoners + DeadCaptured
+// + PassStones (+ Komi for White). The other fields are filled in either way, for display.
+type SideScore struct {
+	Territory    int     // empty points (and dead stones' points) surrounded only by this side's live stones
+	Stones       int     // this side's live stones on the board
+	Prisoners    int     // stones this side captured during play
+	DeadCaptured int     // opponent stones this side takes as dead at the count
+	PassStones   int     // pass stones received (counted only with Rules.PassStones under territory scoring)
+	Komi         float64 // White only
+	Bonus        float64 // White only: handicap compensation (Rules.HandicapBonus)
+	Total        float64
+}
+
+// Score is a counted position.
+type Score struct {
+	Black, White SideScore
+	Margin       float64 // Black.Total - White.Total
+	Result       string  // SGF form: "B+3.5", "W+0.5", "0" for jigo
+	Territory    []Color // owner of each point, row-major (Y*Size+X); Empty for stones, neutral points and seki eyes
+	Dead         []Point // the stones counted as dead (whole chains)
+	Seki         []Point // stones judged to be in seki (only when Rules.SekiEyesCount is false)
+}
+
+// Score counts the position with the chains at dead taken off as dead (every other stone alive; after
+// AGA 10's four passes every stone is alive and dead is ignored). Territory is topological: an empty
+// region belongs to a player when it touches only that player's stones. With SekiEyesCount false
+// (Japanese art. 8) live stones next to a neutral point are in seki and the regions they border are not
+// territory. If White still owes the last pass (AGA 11) it is counted as given.
+func (g *Game) Score(dead []Point) (Score, error) {
+	b := g.b
+	n := b.size
+	cells := make([]Color, len(b.cells))
+	copy(cells, b.cells)
+	var sc Score
+	var deadCap [3]int
+	if !g.st.allAlive {
+		for _, p := range dead {
+			if !p.In(n) {
+				return Score{}, fmt.Errorf("score: dead stone %w: %v", ErrBadPoint, p)
+			}
+			i := b.idx(p)
+			c := cells[i]
+			if c != Black && c != White {
+				continue
+			}
+			for _, s := range g.Chain(p) {
+				cells[b.idx(s)] = Empty
+				sc.Dead = append(sc.Dead, s)
+				deadCap[c.Opponent()]++
+			}
+		}
+	}
+	region := make([]int32, len(cells)) // region id + 1 for empty cells
+	var regions []regionInfo
+	stack := make([]int, 0, 64)
+	for i, c := range cells {
+		if c != Empty || region[i] != 0 {
+			continue
+		}
+		id := int32(len(regions) + 1)
+		ri := regionInfo{}
+		region[i] = id
+		stack = append(stack[:0], i)
+		for len(stack) > 0 {
+			s := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			ri.size++
+			for _, d := range b.dirs {
+				q := s + d
+				switch cells[q] {
+				case Empty:
+					if region[q] == 0 {
+						region[q] = id
+						stack = append(stack, q)
+					}
+				case Black:
+					ri.black = true
+				case White:
+					ri.white = true
+				}
+			}
+		}
+		regions = append(regions, ri)
+	}
+	if !g.rules.SekiEyesCount {
+		sc.Seki = g.markSeki(cells, region, regions)
+	}
+	sc.Territory = make([]Color, n*n)
+	for y := 0; y < n; y++ {
+		for x := 0; x < n; x++ {
+			i := (y+1)*b.stride + x + 1
+			switch cells[i] {
+			case Black:
+				sc.Black.Stones++
+			case White:
+				sc.White.Stones++
+			case Empty:
+				ri := regions[region[i]-1]
+				if ri.seki || ri.neutral() || (!ri.black && !ri.white) {
+					continue
+				}
+				if ri.black {
+					sc.Black.Territory++
+					sc.Territory[y*n+x] = Black
+				} else {
+					sc.White.Territory++
+					sc.Territory[y*n+x] = White
+				}
+			}
+		}
+	}
+	passB, passW := g.st.passStones[Black], g.st.passStones[White]
+	if g.st.whiteOwes && g.rules.PassStones {
+		passB++
+	}
+	sc.Black.Prisoners, sc.White.Prisoners = g.st.prisoners[Black], g.st.prisoners[White]
+	sc.Black.DeadCaptured, sc.White.DeadCaptured = deadCap[Black], deadCap[White]
+	sc.Black.PassStones, sc.White.PassStones = passB, passW
+	sc.White.Komi = g.Komi()
+	h := len(g.handicap)
+	switch g.rules.HandicapBonus {
+	case BonusN:
+		sc.White.Bonus = float64(h)
+	case BonusNMinus1:
+		if h > 1 {
+			sc.White.Bonus = float64(h - 1)
+		}
+	}
+	for _, s := range []*SideScore{&sc.Black, &sc.White} {
+		if g.rules.Scoring == AreaScoring {
+			s.Total = float64(s.Stones + s.Territory)
+		} else {
+			s.Total = float64(s.Territory + s.Prisoners + s.DeadCaptured)
+			if g.rules.PassStones {
+				s.Total += float64(s.PassStones)
+			}
+		}
+		s.Total += s.Komi + s.Bonus
+	}
+	sc.Margin = sc.Black.Total - sc.White.Total
+	sc.Result = ResultString(sc.Margin)
+	return sc, nil
+}
+
+// ResultString writes a margin (Black minus White) in SGF form: "B+3.5", "W+0.5", "0" for jigo.
+func ResultString(margin float64) string {
+	switch {
+	case margin > 0:
+		return "B+" + strconv.FormatFloat(margin, 'f', -1, 64)
+	case margin < 0:
+		return "W+" + strconv.FormatFloat(math.Abs(margin), 'f', -1, 64)
+	}
+	return "0"
+}
+
+type regionInfo struct {
+	size         int
+	black, white bool
+	seki         bool
+}
+
+func (r regionInfo) neutral() bool { return r.black && r.white }
+
+// markSeki applies Japanese art. 8: live stones next to a neutral point (dame) are in seki, and the eye
+// points they surround are not territory. Chains that share an eye region form one group, so the whole
+// group is in seki when any of its chains touches dame, and every region of that group is marked seki.
+// It returns the stones in seki.
+func (g *Game) markSeki(cells []Color, region []int32, regions []regionInfo) []Point {
+	b := g.b
+	chain := make([]int32, len(cells)) // chain id + 1
+	nChains := int32(0)
+	stack := make([]int, 0, 64)
+	for i, c := range cells {
+		if (c != Black && c != White) || chain[i] != 0 {
+			continue
+		}
+		nChains++
+		chain[i] = nChains
+		stack = append(stack[:0], i)
+		for len(stack) > 0 {
+			s := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			for _, d := range b.dirs {
+				if q := s + d; cells[q] == c && chain[q] == 0 {
+					chain[q] = nChains
+					stack = append(stack, q)
+				}
+			}
+		}
+	}
+	// union-find nodes: chains 1..nChains, regions nChains+1..
+	parent := make([]int32, int(nChains)+len(regions)+1)
+	for i := range parent {
+		parent[i] = int32(i)
+	}
+	var find func(x int32) int32
+	find = func(x int32) int32 {
+		for parent[x] != x {
+			parent[x] = parent[parent[x]]
+			x = parent[x]
+		}
+		return x
+	}
+	for i, c := range cells {
+		if c != Empty {
+			continue
+		}
+		r := region[i] - 1
+		if regions[r].neutral() {
+			continue
+		}
+		for _, d := range b.dirs {
+			if ch := chain[i+d]; ch != 0 {
+				a, bb := find(ch), find(nChains+1+r)
+				parent[a] = bb
+			}
+		}
+	}
+	seki := make([]bool, len(parent))
+	for i, c := range cells {
+		if c != Empty || !regions[region[i]-1].neutral() {
+			continue
+		}
+		for _, d := range b.dirs {
+			if ch := chain[i+d]; ch != 0 {
+				seki[find(ch)] = true
+			}
+		}
+	}
+	for r := range regions {
+		if seki[find(nChains+1+int32(r))] {
+			regions[r].seki = true
+		}
+	}
+	var out []Point
+	for i, ch := range chain {
+		if ch != 0 && seki[find(ch)] {
+			out = append(out, b.point(i))
+		}
+	}
+	return out
+}
