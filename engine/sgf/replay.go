@@ -1,0 +1,258 @@
+package sgf
+
+import (
+	"errors"
+	"fmt"
+
+	"tengen/engine"
+)
+
+// Replay is a game record played through the engine under one ruleset: the final position, and
+// everything an audit reports about the record on the way.
+type Replay struct {
+	Game        *engine.Game // the position after the last move of the main line
+	Moves       int          // moves in the main line (stones and passes)
+	Illegal     []Illegal    // moves the ruleset forbids, in order
+	Notes       []Note       // irregularities that are not rule violations (see ReplayGame)
+	Repetitions []Repetition // stones that recreated an earlier whole-board position (legal under simple ko)
+}
+
+// Illegal is one move of a record that the rules forbid.
+type Illegal struct {
+	Number int                      // move number in the record (1 = first move, passes count)
+	Move   engine.Move              // the move as recorded
+	Err    *engine.IllegalMoveError // the engine's reason; Err.Error() cites the rule
+	Offset int                      // byte offset of the move's node in the file
+}
+
+// Note is an irregularity of a record that the replay worked around.
+type Note struct {
+	Number int // move number it concerns (0 = before the first move)
+	Text   string
+}
+
+// Repetition is a move after which the whole board (with the same player to move) repeats the
+// position that stood after move Earlier (0 = the starting position).
+type Repetition struct {
+	Number  int
+	Move    engine.Move
+	Earlier int
+}
+
+// ReplayGame replays the main line of the game rooted at root under rules and reports its illegal
+// moves. The record's moves are taken as what happened: an illegal move is reported and then played
+// anyway (without checks) so that the rest of the game replays as recorded; one on an occupied point
+// cannot be played and is skipped. Irregular records are replayed as follows and noted:
+//   - setup stones in nodes after the root and before the first move (handicap placed in node 1) join
+//     the starting position;
+//   - setup stones after the first move start a fresh position from the current board (the superko
+//     history and prisoner counts restart there);
+//   - the same colour moving twice in a row: the turn is handed over without inventing a pass;
+//   - a stone after the game stopped with two passes: play resumes with that stone.
+//
+// Black setup stones only, at least two, with HA absent or equal to their number, are placed as free
+// handicap (so that the ruleset's handicap komi and bonus apply). When the record has KM, that komi
+// is used; otherwise the ruleset's.
+//
+// The error is a *SyntaxError for an unreadable record, or the engine's error when the board size
+// or the setup cannot be played.
+func ReplayGame(root *Node, rules engine.Rules) (*Replay, *Record, error) {
+	r, err := GameInfo(root)
+	if err != nil {
+		return nil, nil, err
+	}
+	rp := &replayer{rec: r, rules: rules, pending: r.Setup}
+	for m, err := range r.MainLine(root) {
+		if err != nil {
+			return nil, r, err
+		}
+		if err := rp.step(m); err != nil {
+			return nil, r, err
+		}
+	}
+	if err := rp.start(engine.Black); err != nil {
+		return nil, r, err
+	}
+	return &rp.out, r, nil
+}
+
+// ReplayRecord replays a record built in code or read earlier, as ReplayGame does.
+func ReplayRecord(r *Record, rules engine.Rules) (*Replay, error) {
+	rp := &replayer{rec: r, rules: rules, pending: r.Setup}
+	for _, m := range r.Moves {
+		if err := rp.step(m); err != nil {
+			return nil, err
+		}
+	}
+	if err := rp.start(engine.Black); err != nil {
+		return nil, err
+	}
+	return &rp.out, nil
+}
+
+type replayer struct {
+	rec     *Record
+	rules   engine.Rules
+	g       *engine.Game
+	pending []Stone // setup stones not yet on the board
+	out     Replay
+}
+
+// start creates the game from the pending setup stones, with toMove to play, unless it exists.
+func (rp *replayer) start(toMove engine.Color) error {
+	if rp.g != nil {
+		return nil
+	}
+	g, err := engine.NewGame(rp.rec.Size, rp.rules)
+	if err != nil {
+		return err
+	}
+	rp.g = g
+	rp.out.Game = g
+	if rp.rec.HasKomi {
+		g.SetKomi(rp.rec.Komi)
+	}
+	if len(rp.pending) == 0 {
+		return g.SetToMove(toMove)
+	}
+	black, white, onlyBlack := collectSetup(nil, rp.rec.Size, rp.pending)
+	rp.pending = nil
+	if onlyBlack && len(black) >= 2 && (rp.rec.Handicap == 0 || rp.rec.Handicap == len(black)) {
+		if err := g.PlaceFreeHandicap(black); err == nil {
+			return g.SetToMove(toMove)
+		}
+	}
+	if err := g.Setup(black, white, toMove); err != nil {
+		return fmt.Errorf("setup stones: %w", err)
+	}
+	return nil
+}
+
+// collectSetup applies stones to board (nil = empty board) and returns the black and white points,
+// and whether no white stone and no AE was involved.
+func collectSetup(board []engine.Color, size int, stones []Stone) (black, white []engine.Point, onlyBlack bool) {
+	if board == nil {
+		board = make([]engine.Color, size*size)
+	}
+	onlyBlack = true
+	for _, s := range stones {
+		board[s.Point.Y*size+s.Point.X] = s.Color
+		if s.Color != engine.Black {
+			onlyBlack = false
+		}
+	}
+	for i, c := range board {
+		p := engine.Point{X: i % size, Y: i / size}
+		switch c {
+		case engine.Black:
+			black = append(black, p)
+		case engine.White:
+			white = append(white, p)
+		}
+	}
+	return black, white, onlyBlack
+}
+
+func (rp *replayer) note(n int, format string, args ...any) {
+	rp.out.Notes = append(rp.out.Notes, Note{Number: n, Text: fmt.Sprintf(format, args...)})
+}
+
+// step replays one main-line node.
+func (rp *replayer) step(m Move) error {
+	if len(m.Setup) > 0 {
+		if rp.g == nil {
+			rp.pending = append(rp.pending, m.Setup...)
+		} else if err := rp.restart(m); err != nil {
+			return err
+		}
+	}
+	if !m.IsMove() {
+		return nil
+	}
+	if err := rp.start(m.Color); err != nil {
+		return err
+	}
+	g := rp.g
+	rp.out.Moves++
+	n := rp.out.Moves
+	if g.Phase() == engine.Stopped && !m.Pass {
+		rp.note(n, "%s plays after two passes stopped the game: play resumed", colorName(m.Color))
+		if err := g.Resume(m.Color.Opponent()); err != nil {
+			return err
+		}
+	}
+	if g.Phase() == engine.Playing && g.ToMove() != m.Color {
+		rp.note(n, "%s moves twice in a row (no %s move recorded in between)", colorName(m.Color), colorName(m.Color.Opponent()))
+		if err := g.SetToMove(m.Color); err != nil {
+			return err
+		}
+	}
+	em := m.Engine()
+	if _, err := g.Play(em); err != nil {
+		var ill *engine.IllegalMoveError
+		if !errors.As(err, &ill) {
+			return err
+		}
+		if ill.Reason == engine.GameStopped || ill.Reason == engine.GameEnded {
+			// A pass after the stop, or the like: not a rule of play; keep the record's order.
+			if _, err := g.Apply(em); err != nil {
+				rp.note(n, "%s could not be replayed: %v", moveText(em, rp.rec.Size), err)
+			}
+			return nil
+		}
+		rp.out.Illegal = append(rp.out.Illegal, Illegal{Number: n, Move: em, Err: ill, Offset: m.Offset})
+		if _, err := g.Apply(em); err != nil {
+			// The move cannot stand on the board: skip it but hand the turn over, as the record does.
+			rp.note(n, "the illegal move %s could not be replayed and was skipped", moveText(em, rp.rec.Size))
+			return g.SetToMove(m.Color.Opponent())
+		}
+		return nil
+	}
+	if !m.Pass {
+		if earlier, ok := g.Repetition(); ok {
+			rp.out.Repetitions = append(rp.out.Repetitions, Repetition{Number: n, Move: em, Earlier: earlier})
+		}
+	}
+	return nil
+}
+
+// restart handles setup stones after the first move: a new game from the current board.
+func (rp *replayer) restart(m Move) error {
+	n := rp.out.Moves
+	next := rp.g.ToMove()
+	if m.IsMove() {
+		next = m.Color
+	}
+	black, white, _ := collectSetup(rp.g.Board(), rp.rec.Size, m.Setup)
+	g, err := engine.NewGame(rp.rec.Size, rp.rules)
+	if err != nil {
+		return err
+	}
+	if rp.rec.HasKomi {
+		g.SetKomi(rp.rec.Komi)
+	}
+	if err := g.Setup(black, white, next); err != nil {
+		return fmt.Errorf("setup stones after move %d: %w", n, err)
+	}
+	rp.note(n, "setup stones after move %d: the position restarts there (superko history and prisoners are not carried over)", n)
+	rp.g = g
+	rp.out.Game = g
+	return nil
+}
+
+// moveText names a move for messages: "Black D4", "White pass".
+func moveText(m engine.Move, size int) string {
+	c := colorName(m.Color)
+	if m.Pass {
+		return c + " pass"
+	}
+	return c + " " + m.Point.GTP(size)
+}
+
+// colorName is "Black" or "White".
+func colorName(c engine.Color) string {
+	if c == engine.White {
+		return "White"
+	}
+	return "Black"
+}
