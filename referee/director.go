@@ -1,0 +1,262 @@
+package referee
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"tengen/clock"
+	"tengen/engine"
+)
+
+// Director performs a director action after checking the PIN. The action (never the PIN) is
+// journaled and noted in the SGF; a wrong PIN is journaled as a refusal and changes nothing.
+func (t *Table) Director(pin string, a DirectorAction, at time.Time) error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if at.IsZero() {
+		at = t.live.Now()
+	}
+	if t.opts.CheckPIN == nil {
+		return ErrNoDirector
+	}
+	if !t.opts.CheckPIN(pin) {
+		t.seq++
+		if err := t.append(&event{Seq: t.seq, Kind: kindDenied, At: at, Director: &a}); err != nil {
+			t.seq--
+		}
+		t.setBanner(Verdict{Kind: VerdictDirector, At: at, Message: "Wrong director PIN: nothing was changed."})
+		t.outbox = nil
+		t.bump()
+		return ErrBadPIN
+	}
+	if err := t.checkDirector(a); err != nil {
+		return err
+	}
+	return t.runEvent(&event{Kind: kindDirector, At: at, Director: &a}, false)
+}
+
+// checkDirector refuses, before anything is journaled, an action that cannot apply now.
+func (t *Table) checkDirector(a DirectorAction) error {
+	if t.game == nil {
+		return fmt.Errorf("%w: no game is set up", ErrPhase)
+	}
+	g := t.game
+	switch a.Kind {
+	case DirectorUndo:
+		if g.MoveNumber() == 0 {
+			return fmt.Errorf("%w: no move to take back", ErrPhase)
+		}
+	case DirectorCorrect:
+		if g.MoveNumber() == 0 {
+			return fmt.Errorf("%w: no move to correct", ErrPhase)
+		}
+		if _, err := parseMove(a.Move, g.Size()); err != nil {
+			return err
+		}
+	case DirectorAdjustClock:
+		if t.clk == nil {
+			return fmt.Errorf("%w: this game has no clock", ErrPhase)
+		}
+		if a.Color != engine.Black && a.Color != engine.White {
+			return fmt.Errorf("%w: whose clock?", ErrPhase)
+		}
+		if a.Remaining <= 0 || a.Remaining > clock.MaxDuration {
+			return fmt.Errorf("%w: remaining time %v out of range", ErrPhase, a.Remaining)
+		}
+	case DirectorEnd:
+		if !validResult(a.Result) {
+			return fmt.Errorf("%w: result %q: write B+3.5, W+R, B+T, B+F, 0 or Void", ErrPhase, a.Result)
+		}
+		if t.phase == PhaseEnded {
+			return fmt.Errorf("%w: the game has already ended", ErrPhase)
+		}
+	case DirectorRetractPass:
+		if t.halted == nil || t.halted.Move == nil {
+			return fmt.Errorf("%w: no illegal move is waiting for a ruling", ErrPhase)
+		}
+	case DirectorPause:
+		if t.phase != PhasePlaying {
+			return fmt.Errorf("%w: only a game in play can be paused", ErrPhase)
+		}
+	case DirectorResume:
+		if t.phase != PhaseHalted {
+			return fmt.Errorf("%w: the game is not halted", ErrPhase)
+		}
+	default:
+		return fmt.Errorf("%w: unknown director action %q", ErrPhase, a.Kind)
+	}
+	return nil
+}
+
+func parseMove(s string, size int) (engine.Move, error) {
+	if strings.EqualFold(strings.TrimSpace(s), "pass") {
+		return engine.Move{Pass: true}, nil
+	}
+	p, err := engine.ParsePoint(strings.TrimSpace(s), size)
+	if err != nil {
+		return engine.Move{}, fmt.Errorf("%w: move %q: %w", ErrPhase, s, err)
+	}
+	return engine.Move{Point: p}, nil
+}
+
+// validResult accepts the SGF results a director may give.
+func validResult(r string) bool {
+	if r == "0" || r == "Void" || r == "?" {
+		return true
+	}
+	if len(r) < 3 || (r[0] != 'B' && r[0] != 'W') || r[1] != '+' {
+		return false
+	}
+	switch r[2:] {
+	case "R", "T", "F", "Resign", "Time", "Forfeit":
+		return true
+	}
+	for _, c := range r[2:] {
+		if (c < '0' || c > '9') && c != '.' {
+			return false
+		}
+	}
+	return true
+}
+
+func (t *Table) applyDirector(a DirectorAction, at time.Time) error {
+	if err := t.checkDirector(a); err != nil {
+		return err
+	}
+	g := t.game
+	size := g.Size()
+	note := ""
+	if a.Note != "" {
+		note = " (" + a.Note + ")"
+	}
+	say := func(msg string, pts ...engine.Point) {
+		t.comment("Director: " + msg + note)
+		t.setBanner(Verdict{Kind: VerdictDirector, At: at, Points: pts, Message: "Director: " + msg + note})
+	}
+	switch a.Kind {
+	case DirectorUndo:
+		n := g.MoveNumber()
+		last := g.Moves()[n-1]
+		if err := g.Undo(); err != nil {
+			return err
+		}
+		delete(t.notes, n)
+		t.reopen(at)
+		var fix []engine.Point
+		msg := fmt.Sprintf("move %d (%s) taken back; %s to play", n, last.Move.GTP(size), title(g.ToMove()))
+		if !last.Move.Pass {
+			fix = append([]engine.Point{last.Move.Point}, last.Captured...)
+			msg += fmt.Sprintf(". Take the stone off %s", last.Move.Point.GTP(size))
+			if len(last.Captured) > 0 {
+				msg += fmt.Sprintf(" and put back the stones at %s", vertices(size, sortedPoints(last.Captured)))
+			}
+		}
+		t.differs = fix
+		say(msg+".", fix...)
+	case DirectorCorrect:
+		n := g.MoveNumber()
+		last := g.Moves()[n-1]
+		m, _ := parseMove(a.Move, size)
+		m.Color = last.Move.Color
+		if err := g.Undo(); err != nil {
+			return err
+		}
+		if _, err := g.Play(m); err != nil {
+			// Put the original move back exactly as it was.
+			if last.Retracted != nil {
+				_, _ = g.RetractAndPass(*last.Retracted)
+			} else {
+				_, _ = g.Play(last.Move)
+			}
+			return fmt.Errorf("%w: %s cannot replace move %d: %w", ErrPhase, m.GTP(size), n, err)
+		}
+		t.reopen(at)
+		t.differs = nil
+		say(fmt.Sprintf("move %d corrected from %s to %s", n, last.Move.GTP(size), m.GTP(size)))
+		if g.Phase() == engine.Stopped {
+			t.enterStop(at)
+		}
+	case DirectorAdjustClock:
+		side := sideOf(a.Color)
+		d := t.clk.Display(side)
+		if delta := a.Remaining - d.Remaining; delta != 0 {
+			if err := t.clk.Adjust(side, delta); err != nil {
+				return err
+			}
+		}
+		if a.Periods > 0 {
+			if err := t.clk.SetOvertime(side, a.Periods); err != nil {
+				return err
+			}
+		}
+		say(fmt.Sprintf("%s's clock set to %s", title(a.Color), t.clk.Display(side).Text))
+	case DirectorEnd:
+		t.comment("Director: the game ends with the result " + a.Result + note)
+		t.end(a.Result, at, "Director: the game ends: "+resultWords(a.Result)+" ("+a.Result+")"+note+".")
+		return nil
+	case DirectorRetractPass:
+		m := *t.halted.Move
+		t.halted = nil
+		t.phase = PhasePlaying
+		played, err := g.RetractAndPass(m)
+		if err != nil {
+			return err
+		}
+		t.accept(played, at, "Director: illegal move "+m.GTP(size)+" retracted; "+title(m.Color)+" passes"+note)
+		t.differs = []engine.Point{m.Point}
+		t.setBanner(Verdict{Kind: VerdictDirector, At: at, Points: []engine.Point{m.Point},
+			Message: fmt.Sprintf("Director: %s takes the stone on %s back and passes%s.", title(m.Color), m.Point.GTP(size), note)})
+	case DirectorPause:
+		t.pauseClock(at)
+		t.phase = PhaseHalted
+		t.halted = &halt{Message: a.Note}
+		say("play paused; the clocks are stopped")
+	case DirectorResume:
+		h := t.halted
+		t.halted = nil
+		t.phase = PhasePlaying
+		if t.clk != nil && t.paused {
+			_ = t.clk.Resume(at)
+		}
+		t.paused = false
+		if h != nil && h.Move != nil {
+			t.differs = []engine.Point{h.Move.Point}
+			say(fmt.Sprintf("play resumes; the illegal stone on %s is taken back and %s plays again", h.Move.Point.GTP(size), title(h.Move.Color)), h.Move.Point)
+		} else {
+			say(fmt.Sprintf("play resumes: %s to play", title(g.ToMove())))
+		}
+	}
+	if !t.replaying {
+		t.saveSGF()
+	}
+	return nil
+}
+
+// reopen puts the table back in play after the record changed under it (undo, correction): the
+// end-of-game state is dropped and the clock follows the game's player to move.
+func (t *Table) reopen(at time.Time) {
+	g := t.game
+	wasOver := t.phase == PhaseEnded || t.phase == PhaseMarking
+	if g.Phase() == engine.Ended {
+		// An ended game's result is not part of the move record; only an undo past the end
+		// reaches here, and the engine restored the state before that move.
+		t.result = ""
+	}
+	t.result = ""
+	t.phase = PhasePlaying
+	t.pending, t.capture, t.halted = nil, nil, nil
+	t.dead = map[engine.Point]bool{}
+	t.score = nil
+	t.confirm = [3]bool{}
+	t.fromProp, t.propBusy = false, false
+	t.propGen++
+	t.gamePath = ""
+	t.syncClock(at)
+	if t.clk != nil {
+		st := t.clk.State()
+		if wasOver && st.Started && !st.Running {
+			t.paused = true
+		}
+	}
+}

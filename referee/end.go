@@ -1,0 +1,325 @@
+package referee
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"tengen/engine"
+)
+
+// enterStop starts the end of the game after the stopping passes.
+func (t *Table) enterStop(at time.Time) {
+	g := t.game
+	size := g.Size()
+	if g.WhiteOwesPass() {
+		played, err := g.Play(engine.Move{Color: engine.White, Pass: true})
+		if err == nil {
+			if t.clk != nil && t.clk.State().Running {
+				_ = t.clk.Switch(at)
+			}
+			note := &moveNote{Comments: []string{"White passes once more so that both players made the same number of moves (AGA rule 11)."}}
+			if t.clk != nil {
+				st := t.clk.State()
+				note.Time = &st
+			}
+			t.notes[played.Number] = note
+			if !t.replaying {
+				t.out().Moves = append(t.out().Moves, played.Move.GTP(size))
+			}
+			msg := fmt.Sprintf("%d: White passes once more (AGA rule 11)", played.Number)
+			if t.rules.PassStones {
+				msg += " and hands one pass stone to Black"
+			}
+			t.setBanner(Verdict{Kind: VerdictPass, Color: engine.White, At: at, MoveNumber: played.Number, Message: msg + "."})
+		}
+	}
+	if t.clk != nil && t.clk.State().Running {
+		_ = t.clk.Pause(at)
+	}
+	t.paused = false
+	if g.AllAlive() {
+		t.comment("Four passes in a row after the resumption: every stone on the board is alive (AGA rule 10).")
+		t.dead = map[engine.Point]bool{}
+		t.count(at, "Four passes in a row after the resumption: every stone is alive (AGA rule 10). ")
+		return
+	}
+	t.phase = PhaseMarking
+	t.dead = map[engine.Point]bool{}
+	t.fromProp = false
+	t.propGen++
+	t.confirm = [3]bool{}
+	t.rescore()
+	t.comment("The game stopped after two passes.")
+	t.setBanner(Verdict{Kind: VerdictStopped, At: at,
+		Message: "Two passes stop the game. Mark the dead stones (touch a group, or take its stones off the board), then both players press their clock to confirm; or ask to resume play."})
+	if t.opts.Proposer != nil {
+		t.propBusy = true
+		if !t.replaying {
+			t.startProposal()
+		}
+	}
+}
+
+// startProposal asks the DeadProposer in the background; its answer is journaled like any input.
+func (t *Table) startProposal() {
+	g := t.game
+	pos := Position{Size: g.Size(), Komi: g.Komi(), Handicap: g.Handicap()}
+	for _, p := range g.Moves() {
+		pos.Moves = append(pos.Moves, p.Move)
+	}
+	gen := t.propGen
+	prop := t.opts.Proposer
+	timeout := t.opts.ProposeTimeout
+	t.wg.Add(1)
+	go func() {
+		defer t.wg.Done()
+		ctx, cancel := context.WithTimeout(t.ctx, timeout)
+		dead, err := prop.ProposeDead(ctx, pos)
+		cancel()
+		t.mu.Lock()
+		defer t.mu.Unlock()
+		if t.closed || t.phase != PhaseMarking || t.propGen != gen || !t.propBusy || t.ctx.Err() != nil {
+			return
+		}
+		ev := &event{Kind: kindProposal, At: t.live.Now(), Gen: gen}
+		if err != nil {
+			ev.Error = err.Error()
+		} else {
+			for _, p := range dead {
+				ev.Points = append(ev.Points, p.GTP(pos.Size))
+			}
+		}
+		if ev.At.Before(t.lastAt) {
+			ev.At = t.lastAt
+		}
+		_ = t.runEvent(ev, false)
+	}()
+}
+
+func (t *Table) applyProposal(ev *event, at time.Time) error {
+	if t.phase != PhaseMarking || ev.Gen != t.propGen {
+		return nil
+	}
+	t.propBusy = false
+	if ev.Error != "" {
+		t.setBanner(Verdict{Kind: VerdictMarking, At: at,
+			Message: "The engine could not propose the dead stones (" + ev.Error + "): mark them by touching groups."})
+		return nil
+	}
+	size := t.game.Size()
+	t.dead = map[engine.Point]bool{}
+	for _, s := range ev.Points {
+		p, err := engine.ParsePoint(s, size)
+		if err != nil {
+			continue
+		}
+		for _, q := range t.game.Chain(p) {
+			t.dead[q] = true
+		}
+	}
+	t.markingChanged()
+	t.fromProp = true
+	dead := t.deadList()
+	msg := "The engine proposes that no stone is dead."
+	if len(dead) > 0 {
+		msg = fmt.Sprintf("The engine proposes %d dead stones: %s.", len(dead), vertices(size, dead))
+	}
+	t.setBanner(Verdict{Kind: VerdictMarking, At: at, Points: dead,
+		Message: msg + " Both players press their clock to accept, or touch groups to change it."})
+	return nil
+}
+
+// markingChanged resets the confirmations and recounts after a change of the marking.
+func (t *Table) markingChanged() {
+	t.fromProp = false
+	t.confirm = [3]bool{}
+	t.rescore()
+}
+
+func (t *Table) rescore() {
+	sc, err := t.game.Score(t.deadList())
+	if err != nil {
+		t.score = nil
+		return
+	}
+	t.score = &sc
+}
+
+// ToggleDead marks the chain at p dead, or alive again if it was marked dead (PhaseMarking).
+func (t *Table) ToggleDead(p engine.Point, at time.Time) error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.phase != PhaseMarking {
+		return fmt.Errorf("%w: dead stones are marked after the game stopped", ErrPhase)
+	}
+	if len(t.game.Chain(p)) == 0 {
+		return fmt.Errorf("%w: no stone at %s", ErrPhase, p.GTP(t.game.Size()))
+	}
+	return t.runEvent(&event{Kind: kindToggle, At: at, Point: p.GTP(t.game.Size())}, false)
+}
+
+func (t *Table) applyToggle(p engine.Point, at time.Time) error {
+	if t.phase != PhaseMarking {
+		return fmt.Errorf("%w: toggle outside marking", ErrPhase)
+	}
+	chain := t.game.Chain(p)
+	if len(chain) == 0 {
+		return fmt.Errorf("%w: no stone at %s", ErrPhase, p.GTP(t.game.Size()))
+	}
+	dead := !t.dead[p]
+	for _, q := range chain {
+		if dead {
+			t.dead[q] = true
+		} else {
+			delete(t.dead, q)
+		}
+	}
+	t.markingChanged()
+	state := "alive"
+	if dead {
+		state = "dead"
+	}
+	t.setBanner(Verdict{Kind: VerdictMarking, At: at, Points: sortedPoints(chain),
+		Message: fmt.Sprintf("The %s group at %s (%d stones) is marked %s. Both players press their clock to confirm.",
+			t.game.At(p), p.GTP(t.game.Size()), len(chain), state)})
+	return nil
+}
+
+// Confirm records that c agrees with the marking (the same as c's clock press in PhaseMarking).
+func (t *Table) Confirm(c engine.Color, at time.Time) error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.phase != PhaseMarking || (c != engine.Black && c != engine.White) {
+		return fmt.Errorf("%w: nothing to confirm", ErrPhase)
+	}
+	return t.runEvent(&event{Kind: kindConfirm, At: at, Color: c}, false)
+}
+
+func (t *Table) applyConfirm(c engine.Color, at time.Time) error {
+	if t.phase != PhaseMarking || (c != engine.Black && c != engine.White) {
+		return nil
+	}
+	t.confirm[c] = true
+	if t.confirm[c.Opponent()] {
+		t.count(at, "")
+		return nil
+	}
+	t.setBanner(Verdict{Kind: VerdictMarking, Color: c, At: at,
+		Message: fmt.Sprintf("%s confirms the marking; %s, press your clock to confirm too, or change the marking.", title(c), title(c.Opponent()))})
+	return nil
+}
+
+// count scores the agreed marking and ends the game.
+func (t *Table) count(at time.Time, prefix string) {
+	g := t.game
+	size := g.Size()
+	dead := t.deadList()
+	sc, err := g.Score(dead)
+	if err != nil {
+		t.setBanner(Verdict{Kind: VerdictDirector, At: at, Message: "The count failed (" + err.Error() + "): call the director."})
+		return
+	}
+	t.score = &sc
+	method := "area"
+	if t.rules.Scoring == engine.TerritoryScoring {
+		method = "territory"
+	}
+	summary := fmt.Sprintf("%sCount by %s: Black %g, White %g (komi %g): %s.", prefix, method, sc.Black.Total, sc.White.Total, g.Komi(), resultWords(sc.Result))
+	if len(dead) > 0 {
+		t.comment(fmt.Sprintf("Dead stones agreed: %s.", vertices(size, dead)))
+	}
+	t.comment(summary)
+	t.end(sc.Result, at, summary)
+}
+
+// resultWords says an SGF result in words.
+func resultWords(r string) string {
+	switch {
+	case r == "0":
+		return "a draw (jigo)"
+	case r == "Void":
+		return "no result"
+	case len(r) > 2 && r[1] == '+':
+		who := "Black"
+		if r[0] == 'W' {
+			who = "White"
+		}
+		switch r[2:] {
+		case "R":
+			return who + " wins by resignation"
+		case "T":
+			return who + " wins on time"
+		case "F":
+			return who + " wins by forfeit"
+		}
+		return who + " wins by " + r[2:]
+	}
+	return r
+}
+
+// Resume is a player's request to resume play after the stop because the players disagree about
+// the dead stones (AGA rule 10, Japanese art. 9.3).
+func (t *Table) Resume(requester engine.Color, at time.Time) error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.phase != PhaseMarking || (requester != engine.Black && requester != engine.White) {
+		return fmt.Errorf("%w: play can be resumed only after the stop", ErrPhase)
+	}
+	return t.runEvent(&event{Kind: kindResume, At: at, Color: requester}, false)
+}
+
+func (t *Table) applyResume(req engine.Color, at time.Time) error {
+	if t.phase != PhaseMarking {
+		return fmt.Errorf("%w: resume outside marking", ErrPhase)
+	}
+	g := t.game
+	if err := g.Resume(req); err != nil {
+		return err
+	}
+	t.phase = PhasePlaying
+	t.dead = map[engine.Point]bool{}
+	t.score = nil
+	t.confirm = [3]bool{}
+	t.fromProp, t.propBusy = false, false
+	t.propGen++
+	t.syncClock(at)
+	if t.clk != nil {
+		_ = t.clk.Resume(at)
+	}
+	t.paused = false
+	rule := "AGA rule 10"
+	if t.rules.Resumption == engine.ResumeOtherThanRequester {
+		rule = "Japanese rules art. 9"
+	}
+	t.comment(fmt.Sprintf("Play resumed at %s's request (%s); %s to play.", title(req), rule, title(g.ToMove())))
+	t.setBanner(Verdict{Kind: VerdictInfo, Color: req, At: at,
+		Message: fmt.Sprintf("Play resumes at %s's request (%s): %s to play.", title(req), rule, title(g.ToMove()))})
+	if !t.replaying {
+		t.saveSGF()
+	}
+	return nil
+}
+
+// Resign ends the game: c resigns.
+func (t *Table) Resign(c engine.Color, at time.Time) error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.game == nil || t.phase == PhaseEnded || t.phase == PhaseSetup || (c != engine.Black && c != engine.White) {
+		return fmt.Errorf("%w: no game to resign", ErrPhase)
+	}
+	return t.runEvent(&event{Kind: kindResign, At: at, Color: c}, false)
+}
+
+func (t *Table) applyResign(c engine.Color, at time.Time) error {
+	if t.game == nil || t.phase == PhaseEnded || t.phase == PhaseSetup {
+		return fmt.Errorf("%w: resign", ErrPhase)
+	}
+	res := "W+R"
+	if c == engine.White {
+		res = "B+R"
+	}
+	t.comment(fmt.Sprintf("%s resigns.", title(c)))
+	t.end(res, at, fmt.Sprintf("%s resigns: %s wins (%s).", title(c), title(c.Opponent()), res))
+	return nil
+}

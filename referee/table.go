@@ -1,0 +1,575 @@
+package referee
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"path/filepath"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"tengen/clock"
+	"tengen/engine"
+	"tengen/referee/journal"
+	"tengen/vision/observe"
+)
+
+// DeadProposer proposes the dead stones of a stopped game (a GTP engine such as GNU Go). The
+// referee declares it; GTPProposer is the real one, tests use fakes.
+type DeadProposer interface {
+	ProposeDead(ctx context.Context, pos Position) ([]engine.Point, error)
+}
+
+// Position is a game as a dead-stone proposer needs it.
+type Position struct {
+	Size     int
+	Komi     float64
+	Handicap []engine.Point // Black's handicap stones, placed before the moves
+	Moves    []engine.Move  // the record (passes included)
+}
+
+// Options configures a Table. Only JournalDir is required.
+type Options struct {
+	JournalDir     string             // where the journal (and by default the SGF) lives; one game per directory
+	SGFPath        string             // the SGF rewritten after every move; "" = JournalDir/game.sgf
+	GamesDir       string             // where finished games are filed under a findable name; "" = not filed
+	Time           clock.TimeSource   // the live time, for clock displays; nil = the system clock
+	Hold           time.Duration      // how long a reading must stay unchanged to be stable; 0 = 600ms
+	PressWait      time.Duration      // how long a press waits for a clear view of the board; 0 = 5s
+	Proposer       DeadProposer       // proposes dead stones at the stop; nil = marking starts empty
+	ProposeTimeout time.Duration      // limit for one proposal; 0 = 30s
+	CheckPIN       func(string) bool  // checks a director PIN (hashed compare); nil = no director actions
+	Logger         *slog.Logger       // nil = slog.Default()
+	NoSync         bool               // tests only: skip fsync
+	Application    string             // the SGF AP value; "" = "Tengen"
+	MinConfidence  float32            // readings with a point below this are treated like a hand; 0 = off
+	journalOptions []journal.Option
+}
+
+// ErrNoDirector is returned for a director action when no PIN is configured; ErrBadPIN for a wrong PIN.
+var (
+	ErrNoDirector = errors.New("referee: no director PIN is configured")
+	ErrBadPIN     = errors.New("referee: wrong director PIN")
+	// ErrPhase is wrapped when an intent does not apply in the current phase.
+	ErrPhase = errors.New("referee: not possible now")
+	// ErrBadSetup is wrapped for a set-up that cannot start a game.
+	ErrBadSetup = errors.New("referee: bad set-up")
+	// ErrJournal is wrapped when an event could not be made durable; the event had no effect.
+	ErrJournal = errors.New("referee: journal write failed")
+)
+
+// pendingPress is a clock press waiting for a clear view of the board.
+type pendingPress struct {
+	Start    bool // a press in PhaseReady: check the starting position and start the clock
+	Color    engine.Color
+	At       time.Time
+	Deadline time.Time
+}
+
+// pendingCapture is a move seen with captured stones still on the board.
+type pendingCapture struct {
+	Move     engine.Move
+	At       time.Time      // the press
+	Before   []engine.Color // the game's board before the move
+	After    []engine.Color // the board once the captured stones are gone
+	Captured []engine.Point
+}
+
+// halt is an illegal move waiting for the director under PolicyDirector, or a director pause.
+type halt struct {
+	Move    *engine.Move
+	Message string
+}
+
+// moveNote is what the SGF keeps with one move besides the move.
+type moveNote struct {
+	Comments []string
+	Time     *clock.State // the clock right after the move
+}
+
+// Table is one table's referee. All methods are safe for concurrent use; each intent is journaled
+// and fsynced before it takes effect and before State shows it.
+type Table struct {
+	opts  Options
+	log   *slog.Logger
+	live  clock.TimeSource
+	evNow atomic.Int64 // UnixNano of the event being applied; 0 = use live time
+
+	mu        sync.Mutex
+	jr        *journal.Journal
+	seq       uint64
+	replaying bool
+	closed    bool
+	changed   chan struct{}
+	stateSeq  uint64
+	lastAt    time.Time
+
+	setup    Setup
+	rules    engine.Rules
+	game     *engine.Game
+	clk      *clock.Clock
+	phase    Phase
+	paused   bool // clocks paused (recovery or director) while the game is on
+	stab     *observe.Stabilizer
+	raw      observe.Observation
+	hasRaw   bool
+	rawSince time.Time // the raw readings have equalled the last stable one since then
+	seen     observe.Observation
+	hasSeen  bool
+
+	pending  *pendingPress
+	capture  *pendingCapture
+	differs  []engine.Point // the board differs from the game here; cleared when it matches
+	halted   *halt
+	notes    map[int]*moveNote // by move number; 0 = the root node
+	dead     map[engine.Point]bool
+	fromProp bool
+	propGen  int // bumps on every entry into marking, so stale proposals are dropped
+	propBusy bool
+	confirm  [3]bool
+	score    *engine.Score
+	result   string
+	banner   Verdict
+	history  []Verdict
+	recovery string
+	gamePath string
+	cancel   context.CancelFunc
+	ctx      context.Context
+	wg       sync.WaitGroup
+	outbox   *event // outputs of the event being applied (journaled after it)
+	presses  int    // clock presses journaled
+}
+
+// eventTime is the clock.TimeSource the table gives its clock: during an event it is the event's
+// own time, so that replaying the journal drives the clock exactly as live play did.
+type eventTime struct{ t *Table }
+
+func (e eventTime) Now() time.Time {
+	if n := e.t.evNow.Load(); n != 0 {
+		return time.Unix(0, n)
+	}
+	return e.t.live.Now()
+}
+
+func (e eventTime) NewTimer(d time.Duration) clock.Timer { return e.t.live.NewTimer(d) }
+
+// Open opens (or creates) the table's journal in opts.JournalDir, replays it and returns the
+// table exactly as it was: board, prisoners, pass stones, clocks (paused), phase. A torn or
+// corrupt journal tail is cut and reported in State().Recovery.
+func Open(opts Options) (*Table, error) {
+	if opts.JournalDir == "" {
+		return nil, fmt.Errorf("%w: no journal directory", ErrBadSetup)
+	}
+	if opts.SGFPath == "" {
+		opts.SGFPath = filepath.Join(opts.JournalDir, "game.sgf")
+	}
+	if opts.Time == nil {
+		opts.Time = clock.SystemTime{}
+	}
+	if opts.Hold <= 0 {
+		opts.Hold = 600 * time.Millisecond
+	}
+	if opts.PressWait <= 0 {
+		opts.PressWait = 5 * time.Second
+	}
+	if opts.ProposeTimeout <= 0 {
+		opts.ProposeTimeout = 30 * time.Second
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.Default()
+	}
+	if opts.Application == "" {
+		opts.Application = "Tengen"
+	}
+	if opts.NoSync {
+		opts.journalOptions = append(opts.journalOptions, journal.WithoutSync())
+	}
+	t := &Table{opts: opts, log: opts.Logger, live: opts.Time, changed: make(chan struct{}),
+		notes: map[int]*moveNote{}, dead: map[engine.Point]bool{}}
+	t.ctx, t.cancel = context.WithCancel(context.Background())
+	t.stab = observe.NewStabilizer(opts.Hold)
+	if opts.MinConfidence > 0 {
+		t.stab.SetMinConfidence(opts.MinConfidence)
+	}
+	jr, records, rec, err := journal.Open(opts.JournalDir, opts.journalOptions...)
+	if err != nil {
+		return nil, err
+	}
+	t.jr = jr
+	if !rec.Clean() {
+		t.recovery = rec.String()
+		t.log.Warn("journal tail cut", "report", rec.String())
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.replaying = true
+	for i, raw := range records {
+		var ev event
+		if err := json.Unmarshal(raw, &ev); err != nil {
+			t.noteRecovery(fmt.Sprintf("record %d is unreadable (%v); replay stopped there", i+1, err))
+			break
+		}
+		t.seq = ev.Seq
+		if ev.isOutput() {
+			continue
+		}
+		if err := t.apply(&ev); err != nil {
+			t.noteRecovery(fmt.Sprintf("record %d (%s) could not be replayed: %v", i+1, ev.Kind, err))
+		}
+	}
+	t.replaying = false
+	t.evNow.Store(0)
+	if len(records) > 0 {
+		t.afterReplay()
+	}
+	return t, nil
+}
+
+func (t *Table) noteRecovery(s string) {
+	if t.recovery != "" {
+		t.recovery += "; "
+	}
+	t.recovery += s
+	t.log.Warn("journal replay", "problem", s)
+}
+
+// afterReplay pauses the clocks where the journal ended and restarts what was in flight.
+func (t *Table) afterReplay() {
+	at := t.lastAt
+	if t.clk != nil && t.clk.State().Running {
+		// The time between the last record and now is nobody's: pause at the last event.
+		t.runEvent(&event{Kind: kindRecovered, At: at}, false)
+	}
+	if t.recovery == "" {
+		t.recovery = fmt.Sprintf("resumed from the journal after move %d", t.moveNumber())
+	} else {
+		t.recovery = fmt.Sprintf("resumed after move %d; %s", t.moveNumber(), t.recovery)
+	}
+	if t.phase == PhaseMarking && t.propBusy {
+		t.startProposal()
+	}
+	if t.game != nil {
+		if err := t.writeSGF(); err != nil {
+			t.log.Error("rewriting SGF after recovery", "err", err)
+		}
+	}
+	t.bump()
+}
+
+func (t *Table) moveNumber() int {
+	if t.game == nil {
+		return 0
+	}
+	return t.game.MoveNumber()
+}
+
+// Close stops background work (a running proposal) and closes the journal.
+func (t *Table) Close() error {
+	t.cancel()
+	t.wg.Wait()
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.closed {
+		return nil
+	}
+	t.closed = true
+	return t.jr.Close()
+}
+
+// Changed returns a channel closed at the next change of State.
+func (t *Table) Changed() <-chan struct{} {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.changed
+}
+
+func (t *Table) bump() {
+	t.stateSeq++
+	close(t.changed)
+	t.changed = make(chan struct{})
+}
+
+// runEvent journals ev (an input) unless replaying, applies it, journals its outputs, and
+// signals the change. It returns the error of apply, or ErrJournal if ev could not be made
+// durable (then it had no effect).
+func (t *Table) runEvent(ev *event, validateOnly bool) error {
+	_ = validateOnly
+	if ev.At.IsZero() {
+		ev.At = t.live.Now()
+	}
+	if !t.replaying {
+		if t.closed {
+			return journal.ErrClosed
+		}
+		t.seq++
+		ev.Seq = t.seq
+		if err := t.append(ev); err != nil {
+			t.seq--
+			return err
+		}
+	}
+	err := t.apply(ev)
+	if !t.replaying {
+		t.flushOutbox(ev)
+		t.bump()
+	}
+	return err
+}
+
+func (t *Table) append(ev *event) error {
+	b, err := json.Marshal(ev)
+	if err != nil {
+		return fmt.Errorf("%w: %w", ErrJournal, err)
+	}
+	if err := t.jr.Append(b); err != nil {
+		t.setBanner(Verdict{Kind: VerdictDirector, Message: "The journal cannot be written (" + err.Error() + "): call the director", At: ev.At})
+		t.bump()
+		return fmt.Errorf("%w: %w", ErrJournal, err)
+	}
+	return nil
+}
+
+// flushOutbox journals the verdicts, moves and clock state that ev produced, for the audit.
+func (t *Table) flushOutbox(in *event) {
+	out := t.outbox
+	t.outbox = nil
+	if out == nil {
+		return
+	}
+	out.Kind = kindOutput
+	out.At = in.At
+	out.Of = in.Seq
+	if t.clk != nil {
+		st := t.clk.State()
+		out.Clock = &st
+	}
+	t.seq++
+	out.Seq = t.seq
+	if err := t.append(out); err != nil {
+		t.seq--
+		t.log.Error("journaling outputs", "err", err)
+	}
+}
+
+func (t *Table) out() *event {
+	if t.outbox == nil {
+		t.outbox = &event{}
+	}
+	return t.outbox
+}
+
+// apply performs one input event. It must depend only on the table's state and the event, so
+// that replaying the journal reproduces the table exactly.
+func (t *Table) apply(ev *event) error {
+	t.evNow.Store(ev.At.UnixNano())
+	defer t.evNow.Store(0)
+	if ev.At.After(t.lastAt) {
+		t.lastAt = ev.At
+	}
+	switch ev.Kind {
+	case kindSetup:
+		if ev.Setup == nil {
+			return fmt.Errorf("%w: setup record without a set-up", ErrBadSetup)
+		}
+		return t.applySetup(*ev.Setup, ev.At)
+	case kindPress:
+		return t.applyPress(ev.Press, ev.At)
+	case kindObs:
+		if t.game == nil {
+			return fmt.Errorf("%w: observation before set-up", ErrPhase)
+		}
+		o, err := parseBoardText(t.game.Size(), ev.Board)
+		if err != nil {
+			return err
+		}
+		o.Time, o.Seq = ev.At, ev.Frame
+		return t.applyObs(o)
+	case kindTimeout:
+		return t.applyTimeout(ev.At)
+	case kindToggle:
+		p, err := t.parsePoint(ev.Point)
+		if err != nil {
+			return err
+		}
+		return t.applyToggle(p, ev.At)
+	case kindConfirm:
+		return t.applyConfirm(ev.Color, ev.At)
+	case kindResume:
+		return t.applyResume(ev.Color, ev.At)
+	case kindResign:
+		return t.applyResign(ev.Color, ev.At)
+	case kindResumeClocks:
+		return t.applyResumeClocks(ev.At)
+	case kindFlag:
+		return t.applyFlag(ev.Color, ev.At)
+	case kindProposal:
+		return t.applyProposal(ev, ev.At)
+	case kindDirector:
+		if ev.Director == nil {
+			return fmt.Errorf("%w: director record without an action", ErrPhase)
+		}
+		return t.applyDirector(*ev.Director, ev.At)
+	case kindRecovered:
+		return t.applyRecovered(ev.At)
+	}
+	return fmt.Errorf("referee: unknown journal record kind %q", ev.Kind)
+}
+
+func (t *Table) parsePoint(s string) (engine.Point, error) {
+	if t.game == nil {
+		return engine.Point{}, fmt.Errorf("%w: no game", ErrPhase)
+	}
+	return engine.ParsePoint(s, t.game.Size())
+}
+
+// setBanner makes v the current message and adds it to the history and the outputs.
+func (t *Table) setBanner(v Verdict) {
+	if t.game != nil && v.MoveNumber == 0 {
+		v.MoveNumber = t.game.MoveNumber()
+	}
+	t.banner = v
+	t.history = append(t.history, v)
+	if len(t.history) > HistoryLen {
+		t.history = slices.Clone(t.history[len(t.history)-HistoryLen:])
+	}
+	if !t.replaying {
+		o := t.out()
+		o.Verdicts = append(o.Verdicts, v)
+		t.log.Info("verdict", "kind", v.Kind.String(), "message", v.Message)
+	}
+}
+
+// comment adds a referee event to the SGF node of the current last move (the root before move 1).
+func (t *Table) comment(s string) {
+	n := t.game.MoveNumber()
+	note := t.notes[n]
+	if note == nil {
+		note = &moveNote{}
+		t.notes[n] = note
+	}
+	note.Comments = append(note.Comments, s)
+}
+
+// State returns a snapshot of the table for the UI.
+func (t *Table) State() State {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	s := State{
+		Seq:             t.stateSeq,
+		Phase:           t.phase,
+		Setup:           t.setup,
+		ClocksPaused:    t.paused,
+		Waiting:         t.pending != nil,
+		Banner:          t.banner,
+		History:         slices.Clone(t.history),
+		ProposalPending: t.propBusy,
+		FromProposal:    t.fromProp,
+		Result:          t.result,
+		SGFPath:         t.opts.SGFPath,
+		GamePath:        t.gamePath,
+		Recovery:        t.recovery,
+		DirectorPIN:     t.opts.CheckPIN != nil,
+	}
+	s.Black.Player, s.White.Player = t.setup.Black, t.setup.White
+	if t.hasSeen {
+		s.Seen = slices.Clone(t.seen.Stones)
+	}
+	if t.game == nil {
+		return s
+	}
+	g := t.game
+	s.Size = g.Size()
+	s.Board = g.Board()
+	s.MoveNumber = g.MoveNumber()
+	if t.phase == PhasePlaying || t.phase == PhaseReady {
+		s.ToMove = g.ToMove()
+	}
+	if n := g.MoveNumber(); n > 0 {
+		m := g.Moves()[n-1].Move
+		s.LastMove = &m
+	}
+	s.Black.Prisoners, s.White.Prisoners = g.Prisoners(engine.Black), g.Prisoners(engine.White)
+	s.Black.PassStones, s.White.PassStones = g.PassStones(engine.Black), g.PassStones(engine.White)
+	s.Black.Confirmed, s.White.Confirmed = t.confirm[engine.Black], t.confirm[engine.White]
+	if t.clk != nil {
+		s.Black.Clock = display(t.clk.Display(clock.Black))
+		s.White.Clock = display(t.clk.Display(clock.White))
+		if st := t.clk.State(); st.Running {
+			s.ClockRunning = colorOf(st.ToMove)
+		}
+	}
+	switch {
+	case t.capture != nil:
+		s.Expected = slices.Clone(t.capture.Captured)
+	case len(t.differs) > 0:
+		s.Expected = slices.Clone(t.differs)
+	}
+	s.Dead = t.deadList()
+	if t.score != nil {
+		sc := *t.score
+		s.Score = &sc
+	}
+	return s
+}
+
+func display(d clock.Display) ClockDisplay {
+	return ClockDisplay{Remaining: d.Remaining, Overtime: d.InOvertime, Periods: d.Periods, Stones: d.Stones,
+		Running: d.Running, Flagged: d.Flagged, Text: d.Text}
+}
+
+func colorOf(s clock.Side) engine.Color {
+	switch s {
+	case clock.Black:
+		return engine.Black
+	case clock.White:
+		return engine.White
+	}
+	return engine.Empty
+}
+
+func sideOf(c engine.Color) clock.Side {
+	if c == engine.White {
+		return clock.White
+	}
+	return clock.Black
+}
+
+func (t *Table) deadList() []engine.Point {
+	if len(t.dead) == 0 {
+		return nil
+	}
+	ps := make([]engine.Point, 0, len(t.dead))
+	for p := range t.dead {
+		ps = append(ps, p)
+	}
+	return sortedPoints(ps)
+}
+
+// Game returns the moves recorded so far (a copy), for tests and tools.
+func (t *Table) Moves() []engine.Played {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.game == nil {
+		return nil
+	}
+	return t.game.Moves()
+}
+
+// PressCount returns how many clock presses the journal holds, so a replay driver restarted on the
+// same journal knows which of its scripted presses were already made.
+func (t *Table) PressCount() int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.presses
+}
+
+// LastEventTime returns the time of the last journaled event (zero for a fresh journal).
+func (t *Table) LastEventTime() time.Time {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.lastAt
+}
