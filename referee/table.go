@@ -34,19 +34,19 @@ type Position struct {
 
 // Options configures a Table. Only JournalDir is required.
 type Options struct {
-	JournalDir     string             // where the journal (and by default the SGF) lives; one game per directory
-	SGFPath        string             // the SGF rewritten after every move; "" = JournalDir/game.sgf
-	GamesDir       string             // where finished games are filed under a findable name; "" = not filed
-	Time           clock.TimeSource   // the live time, for clock displays; nil = the system clock
-	Hold           time.Duration      // how long a reading must stay unchanged to be stable; 0 = 600ms
-	PressWait      time.Duration      // how long a press waits for a clear view of the board; 0 = 5s
-	Proposer       DeadProposer       // proposes dead stones at the stop; nil = marking starts empty
-	ProposeTimeout time.Duration      // limit for one proposal; 0 = 30s
-	CheckPIN       func(string) bool  // checks a director PIN (hashed compare); nil = no director actions
-	Logger         *slog.Logger       // nil = slog.Default()
-	NoSync         bool               // tests only: skip fsync
-	Application    string             // the SGF AP value; "" = "Tengen"
-	MinConfidence  float32            // readings with a point below this are treated like a hand; 0 = off
+	JournalDir     string            // where the journal (and by default the SGF) lives; one game per directory
+	SGFPath        string            // the SGF rewritten after every move; "" = JournalDir/game.sgf
+	GamesDir       string            // where finished games are filed under a findable name; "" = not filed
+	Time           clock.TimeSource  // the live time, for clock displays; nil = the system clock
+	Hold           time.Duration     // how long a reading must stay unchanged to be stable; 0 = 600ms
+	PressWait      time.Duration     // how long a press waits for a clear view of the board; 0 = 5s
+	Proposer       DeadProposer      // proposes dead stones at the stop; nil = marking starts empty
+	ProposeTimeout time.Duration     // limit for one proposal; 0 = 30s
+	CheckPIN       func(string) bool // checks a director PIN (hashed compare); nil = no director actions
+	Logger         *slog.Logger      // nil = slog.Default()
+	NoSync         bool              // tests only: skip fsync
+	Application    string            // the SGF AP value; "" = "Tengen"
+	MinConfidence  float32           // readings with a point below this are treated like a hand; 0 = off
 	journalOptions []journal.Option
 }
 
