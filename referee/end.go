@@ -225,7 +225,7 @@ func (t *Table) count(at time.Time, prefix string) {
 	if t.rules.Scoring == engine.TerritoryScoring {
 		method = "territory"
 	}
-	summary := fmt.Sprintf("%sCount by %s: Black %g, White %g (komi %g): %s.", prefix, method, sc.Black.Total, sc.White.Total, g.Komi(), resultWords(sc.Result))
+	summary := fmt.Sprintf("%sCount by %s: Black %g, White %g (komi %g): %s (%s).", prefix, method, sc.Black.Total, sc.White.Total, g.Komi(), resultWords(sc.Result), sc.Result)
 	if len(dead) > 0 {
 		t.comment(fmt.Sprintf("Dead stones agreed: %s.", vertices(size, dead)))
 	}

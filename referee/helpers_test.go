@@ -2,6 +2,7 @@ package referee
 
 import (
 	"context"
+	"log/slog"
 	"strings"
 	"sync"
 	"testing"
@@ -30,7 +31,7 @@ type harness struct {
 func newHarness(tb testing.TB, size int, mod func(*Options)) *harness {
 	tb.Helper()
 	h := &harness{tb: tb, dir: tb.TempDir(), tm: clock.NewManualTime(t0), size: size}
-	h.opts = Options{JournalDir: h.dir, Time: h.tm, NoSync: true, Hold: 500 * time.Millisecond, PressWait: 3 * time.Second}
+	h.opts = Options{JournalDir: h.dir, Time: h.tm, NoSync: true, Logger: slog.New(slog.DiscardHandler), Hold: 500 * time.Millisecond, PressWait: 3 * time.Second}
 	if mod != nil {
 		mod(&h.opts)
 	}

@@ -15,10 +15,13 @@ import (
 
 // Record returns the game's SGF record: set-up, handicap, every recorded move with its clock
 // time (BL/WL, OB/OW in overtime) and the referee's comments (illegal moves, stop, resumption,
-// director actions, the count). Illegal moves appear only in comments.
+// director actions, the count). Illegal moves appear only in comments. It is nil before the set-up.
 func (t *Table) Record() *sgf.Record {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	if t.game == nil {
+		return nil
+	}
 	return t.record()
 }
 
