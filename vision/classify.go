@@ -1,0 +1,154 @@
+package vision
+
+import (
+	"math"
+	"sort"
+
+	"tengen/vision/observe"
+)
+
+// levels are a frame's own reference values, measured from its points.
+type levels struct {
+	black   float64 // typical Rel of a clean black stone
+	empty   float64 // typical Rel of an empty point
+	line    float64 // typical InLine of an empty point
+	blackTh float64 // Rel below which a point may be black
+	chroma  float64 // least colour difference from the board of a white stone
+}
+
+// measureLevels calibrates the frame: black and empty levels and the black threshold.
+func measureLevels(f []pointFeatures, p Params, tmp []float64) levels {
+	var lv levels
+	tmp = tmp[:0]
+	for _, x := range f {
+		if x.Rel < 0.55 && x.InLine < 0.12 {
+			tmp = append(tmp, x.Rel)
+		}
+	}
+	lv.black = 0.15
+	if len(tmp) > 0 {
+		sort.Float64s(tmp)
+		lv.black = percentile(tmp, 0.5)
+	}
+	tmp = tmp[:0]
+	lines := make([]float64, 0, len(f))
+	for _, x := range f {
+		if x.Rel >= 0.6 && x.Rel <= 1.15 {
+			tmp = append(tmp, x.Rel)
+			lines = append(lines, x.InLine)
+		}
+	}
+	lv.empty = 0.93
+	lv.line = 0.1
+	lv.chroma = p.WhiteMinChroma
+	if len(tmp) > 0 {
+		sort.Float64s(tmp)
+		lv.empty = percentile(tmp, 0.5)
+		sort.Float64s(lines)
+		lv.line = percentile(lines, 0.5)
+		// The colour noise of empty points sets how small a colour difference still means "stone".
+		tmp = tmp[:0]
+		for _, x := range f {
+			if x.Rel >= 0.6 && x.Rel <= 1.15 {
+				tmp = append(tmp, x.Chroma)
+			}
+		}
+		sort.Float64s(tmp)
+		lv.chroma = math.Max(0.55*p.WhiteMinChroma, math.Min(p.WhiteMinChroma, 5*percentile(tmp, 0.5)))
+	}
+	lv.blackTh = math.Min(p.BlackMaxRel, lv.black+0.5*(lv.empty-lv.black))
+	return lv
+}
+
+// classify turns the features of every point into stones with confidences (as seen in the image).
+func classify(f []pointFeatures, size int, p Params, stones []observe.Stone, conf []float32, tmp []float64) {
+	lv := measureLevels(f, p, tmp)
+	for i, x := range f {
+		s, c := classifyPoint(x, lv, p)
+		stones[i], conf[i] = s, c
+	}
+	markObscured(f, size, lv, p, stones, conf)
+}
+
+// classifyPoint decides one point from its features and the frame's levels.
+func classifyPoint(x pointFeatures, lv levels, p Params) (observe.Stone, float32) {
+	// Black: clearly darker than the board, and not a shadow still showing the grid lines.
+	if x.Rel < lv.blackTh {
+		shadow := x.InLine > p.ShadowLine && x.Rel > lv.black+0.1
+		if !shadow {
+			return observe.Black, margin((lv.blackTh-x.Rel)/0.15, 1)
+		}
+		return observe.Empty, margin((x.InLine-p.ShadowLine)/0.1, 0.6)
+	}
+	// White: brighter than the board and of a different colour (stones are neutral, boards are not).
+	// A white stone hides the grid lines; a bright patch of glare on the board does not.
+	hidesLines := x.InLine < 0.15
+	if hidesLines && (x.Rel > p.WhiteMinRel && x.Chroma > lv.chroma || x.Rel > 1.25 && x.Chroma > 0.015 && x.InLine < 0.05 || x.Rel > 1.6) {
+		m := math.Max((x.Rel-p.WhiteMinRel)/0.1, (x.Chroma-lv.chroma)/0.02)
+		return observe.White, margin(m, 1)
+	}
+	m := math.Min((x.Rel-lv.blackTh)/0.15, math.Min((p.WhiteMinRel-x.Rel)/0.05+0.5, (lv.chroma-x.Chroma)/0.01+0.5))
+	return observe.Empty, margin(m, 1)
+}
+
+// margin maps a distance from the decision boundary (in units of a typical spread) to 0.5..max.
+func margin(d, max float64) float32 {
+	if d < 0 {
+		d = 0
+	}
+	c := 0.5 + 0.5*(1-math.Exp(-2*d))
+	return float32(math.Min(c, max))
+}
+
+// markObscured marks groups of points that look like none of board, black or white: no grid lines
+// visible, neither dark nor bright like a stone, and of a colour unlike the board (a hand, a sleeve).
+func markObscured(f []pointFeatures, size int, lv levels, p Params, stones []observe.Stone, conf []float32) {
+	odd := make([]bool, len(f))
+	any := false
+	for i, x := range f {
+		if stones[i] != observe.Empty {
+			continue
+		}
+		noLines := x.InLine < 0.3*lv.line
+		if noLines && (x.Chroma > 0.04 || x.Rel < 0.75*lv.empty) {
+			odd[i] = true
+			any = true
+		}
+	}
+	if !any {
+		return
+	}
+	seen := make([]bool, len(f))
+	var stack, comp []int
+	for i := range f {
+		if !odd[i] || seen[i] {
+			continue
+		}
+		comp = comp[:0]
+		stack = append(stack[:0], i)
+		seen[i] = true
+		for len(stack) > 0 {
+			k := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			comp = append(comp, k)
+			x, y := k%size, k/size
+			for _, d := range [4][2]int{{1, 0}, {-1, 0}, {0, 1}, {0, -1}} {
+				nx, ny := x+d[0], y+d[1]
+				if nx < 0 || ny < 0 || nx >= size || ny >= size {
+					continue
+				}
+				n := ny*size + nx
+				if odd[n] && !seen[n] {
+					seen[n] = true
+					stack = append(stack, n)
+				}
+			}
+		}
+		if len(comp) >= p.ObscuredMinPoints {
+			for _, k := range comp {
+				stones[k] = observe.Obscured
+				conf[k] = 0.5
+			}
+		}
+	}
+}

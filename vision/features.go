@@ -1,0 +1,224 @@
+package vision
+
+import (
+	"math"
+	"sort"
+)
+
+// canonGeom is the layout of the canonical (warped) board image: intersection (c, r) as seen in
+// the image sits at pixel (Spacing*(c+1), Spacing*(r+1)); the image is Spacing*(Size+1) square.
+type canonGeom struct {
+	Size    int
+	Spacing int
+}
+
+// Side returns the width (= height) of the canonical image in pixels.
+func (g canonGeom) Side() int { return g.Spacing * (g.Size + 1) }
+
+// canonFor picks the canonical spacing for a board size: about 360 px across the grid, 16..48 px a line.
+func canonFor(size int) canonGeom {
+	s := int(math.Round(360 / float64(size-1)))
+	if s < 16 {
+		s = 16
+	}
+	if s > 48 {
+		s = 48
+	}
+	return canonGeom{Size: size, Spacing: s}
+}
+
+// pointFeatures describes one intersection of the canonical image, relative to the board around it.
+type pointFeatures struct {
+	Rel     float64 // median luminance of the disc / local board luminance (black ≪ 1, white > 1)
+	RelLow  float64 // 25th percentile luminance of the disc / local board luminance
+	RelHigh float64 // 75th percentile luminance of the disc / local board luminance
+	Chroma  float64 // distance of the disc's mean chromaticity from the local board's
+	SatRel  float64 // disc saturation / board saturation
+	Line    float64 // luminance contrast of the grid-line cross against the rest of the disc (>0: lines visible)
+	Spread  float64 // (p90-p10) of disc luminance / board luminance
+	Inner   float64 // median luminance of the inner disc / local board luminance
+	InLine  float64 // grid-line contrast inside the inner disc, relative to the inner disc's own luminance
+	BgY     float64 // local board luminance (0..255)
+}
+
+// offset is a pixel offset from a sampling centre.
+type offset struct{ dx, dy int }
+
+// sampler holds precomputed pixel offsets for the discs it samples.
+type sampler struct {
+	geom  canonGeom
+	disc  []offset // point disc
+	cross []bool   // disc pixel lies on the grid-line cross (|dx|<=1 or |dy|<=1)
+	inner []bool   // disc pixel lies in the inner disc (radius 0.2 spacing)
+	ins   []float64
+	cell  []offset // small disc at a cell centre
+	ys    []float64
+	cellY []float64 // per cell: median luminance
+	cellR []float64 // per cell: mean chromaticity r/(r+g+b)
+	cellG []float64 // per cell: mean chromaticity g/(r+g+b)
+	cellS []float64 // per cell: mean saturation
+	tmp   []float64
+}
+
+func newSampler(g canonGeom) *sampler {
+	s := &sampler{geom: g}
+	rd := 0.32 * float64(g.Spacing)
+	ri := int(math.Ceil(rd))
+	for dy := -ri; dy <= ri; dy++ {
+		for dx := -ri; dx <= ri; dx++ {
+			if float64(dx*dx+dy*dy) <= rd*rd {
+				s.disc = append(s.disc, offset{dx, dy})
+				s.cross = append(s.cross, dx == 0 || dy == 0)
+				ir := 0.2 * float64(g.Spacing)
+				s.inner = append(s.inner, float64(dx*dx+dy*dy) <= ir*ir)
+			}
+		}
+	}
+	rc := math.Max(1.5, 0.16*float64(g.Spacing))
+	ri = int(math.Ceil(rc))
+	for dy := -ri; dy <= ri; dy++ {
+		for dx := -ri; dx <= ri; dx++ {
+			if float64(dx*dx+dy*dy) <= rc*rc {
+				s.cell = append(s.cell, offset{dx, dy})
+			}
+		}
+	}
+	n := g.Size - 1
+	s.cellY = make([]float64, n*n)
+	s.cellR = make([]float64, n*n)
+	s.cellG = make([]float64, n*n)
+	s.cellS = make([]float64, n*n)
+	s.ys = make([]float64, 0, len(s.disc))
+	s.tmp = make([]float64, 0, 64)
+	return s
+}
+
+// lum is the luminance of a BGR pixel.
+func lum(b, g, r byte) float64 { return 0.114*float64(b) + 0.587*float64(g) + 0.299*float64(r) }
+
+// sat is the HSV saturation of a BGR pixel.
+func sat(b, g, r float64) float64 {
+	mx := math.Max(b, math.Max(g, r))
+	if mx <= 0 {
+		return 0
+	}
+	mn := math.Min(b, math.Min(g, r))
+	return (mx - mn) / mx
+}
+
+// percentile returns the p-quantile (0..1) of sorted values.
+func percentile(sorted []float64, p float64) float64 {
+	if len(sorted) == 0 {
+		return 0
+	}
+	i := int(p * float64(len(sorted)-1))
+	return sorted[i]
+}
+
+// extract computes the features of every intersection (row-major, as seen in the image) from a
+// canonical BGR image (stride = 3*Side), writing into out (len Size*Size).
+func (s *sampler) extract(pix []byte, out []pointFeatures) {
+	g := s.geom
+	side := g.Side()
+	n := g.Size - 1
+	sp := g.Spacing
+	// Board background at every cell centre.
+	for r := 0; r < n; r++ {
+		for c := 0; c < n; c++ {
+			cx, cy := sp*(c+1)+sp/2, sp*(r+1)+sp/2
+			s.ys = s.ys[:0]
+			var sr, sg, sb float64
+			for _, o := range s.cell {
+				i := ((cy+o.dy)*side + cx + o.dx) * 3
+				b, gg, rr := pix[i], pix[i+1], pix[i+2]
+				s.ys = append(s.ys, lum(b, gg, rr))
+				sb += float64(b)
+				sg += float64(gg)
+				sr += float64(rr)
+			}
+			sort.Float64s(s.ys)
+			k := r*n + c
+			s.cellY[k] = percentile(s.ys, 0.5)
+			tot := sr + sg + sb + 1e-9
+			s.cellR[k] = sr / tot
+			s.cellG[k] = sg / tot
+			s.cellS[k] = sat(sb, sg, sr)
+		}
+	}
+	for r := 0; r <= n; r++ {
+		for c := 0; c <= n; c++ {
+			bgY, bgR, bgG, bgS := s.background(c, r)
+			cx, cy := sp*(c+1), sp*(r+1)
+			s.ys = s.ys[:0]
+			var sr, sg, sb, onSum, offSum float64
+			var onN, offN int
+			var inOn, inOff float64
+			var inOnN, inOffN int
+			s.ins = s.ins[:0]
+			for k, o := range s.disc {
+				i := ((cy+o.dy)*side + cx + o.dx) * 3
+				b, gg, rr := pix[i], pix[i+1], pix[i+2]
+				y := lum(b, gg, rr)
+				s.ys = append(s.ys, y)
+				sb += float64(b)
+				sg += float64(gg)
+				sr += float64(rr)
+				if s.inner[k] {
+					s.ins = append(s.ins, y)
+					if s.cross[k] {
+						inOn += y
+						inOnN++
+					} else if o.dx*o.dx > 1 && o.dy*o.dy > 1 {
+						inOff += y
+						inOffN++
+					}
+				}
+				if s.cross[k] {
+					onSum += y
+					onN++
+				} else {
+					offSum += y
+					offN++
+				}
+			}
+			sort.Float64s(s.ys)
+			bg := math.Max(bgY, 1)
+			tot := sr + sg + sb + 1e-9
+			f := &out[r*g.Size+c]
+			f.BgY = bgY
+			f.Rel = percentile(s.ys, 0.5) / bg
+			f.RelLow = percentile(s.ys, 0.25) / bg
+			f.RelHigh = percentile(s.ys, 0.75) / bg
+			f.Spread = (percentile(s.ys, 0.9) - percentile(s.ys, 0.1)) / bg
+			f.Chroma = math.Hypot(sr/tot-bgR, sg/tot-bgG)
+			f.SatRel = sat(sb, sg, sr) / math.Max(bgS, 0.02)
+			f.Line = (offSum/float64(offN) - onSum/float64(onN)) / bg
+			sort.Float64s(s.ins)
+			im := percentile(s.ins, 0.5)
+			f.Inner = im / bg
+			f.InLine = 0
+			if inOnN > 0 && inOffN > 0 {
+				f.InLine = (inOff/float64(inOffN) - inOn/float64(inOnN)) / math.Max(im, 8)
+			}
+		}
+	}
+}
+
+// background returns the board's luminance, chromaticity and saturation around intersection
+// (c, r): the median over the cells within two lines of it, robust to stones and their shadows.
+func (s *sampler) background(c, r int) (y, cr, cg, cs float64) {
+	n := s.geom.Size - 1
+	c0, c1 := max(c-2, 0), min(c+2, n)
+	r0, r1 := max(r-2, 0), min(r+2, n)
+	med := func(vals []float64) float64 {
+		s.tmp = s.tmp[:0]
+		for rr := r0; rr < r1; rr++ {
+			for cc := c0; cc < c1; cc++ {
+				s.tmp = append(s.tmp, vals[rr*n+cc])
+			}
+		}
+		sort.Float64s(s.tmp)
+		return percentile(s.tmp, 0.5)
+	}
+	return med(s.cellY), med(s.cellR), med(s.cellG), med(s.cellS)
+}

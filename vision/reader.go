@@ -1,0 +1,169 @@
+package vision
+
+import (
+	"errors"
+	"fmt"
+	"image"
+	"image/color"
+	"time"
+
+	"gocv.io/x/gocv"
+
+	"tengen/calib"
+	"tengen/vision/observe"
+)
+
+// ErrFrame means a frame cannot be read: empty, or of an unsupported pixel type.
+var ErrFrame = errors.New("vision: empty or unsupported frame")
+
+// Reader reads the stones on one calibrated board from camera frames. It keeps its buffers
+// between frames, so steady-state reading allocates little. It is not safe for concurrent use;
+// Close releases its OpenCV memory.
+type Reader struct {
+	cal    calib.Calibration
+	geom   canonGeom
+	toImg  gocv.Mat // canonical pixel -> image pixel (3x3, CV_64F)
+	canon  gocv.Mat
+	bgr    gocv.Mat
+	samp   *sampler
+	feats  []pointFeatures
+	params Params
+	stones []observe.Stone
+	conf   []float32
+	tmp    []float64
+}
+
+// NewReader prepares a Reader for frames matching cal.
+func NewReader(cal calib.Calibration, p Params) (*Reader, error) {
+	if err := cal.Validate(); err != nil {
+		return nil, fmt.Errorf("vision: %w", err)
+	}
+	g := canonFor(cal.Size)
+	h := cal.GridToImage() // grid (col,row) -> image
+	s := float64(g.Spacing)
+	// canonical (u,v) -> grid ((u-s)/s, (v-s)/s) -> image
+	t := [9]float64{1 / s, 0, -1, 0, 1 / s, -1, 0, 0, 1}
+	m := mul3(h, t)
+	toImg := gocv.NewMatWithSize(3, 3, gocv.MatTypeCV64F)
+	for i := 0; i < 9; i++ {
+		toImg.SetDoubleAt(i/3, i%3, m[i])
+	}
+	return &Reader{
+		cal:    cal,
+		geom:   g,
+		toImg:  toImg,
+		canon:  gocv.NewMat(),
+		bgr:    gocv.NewMat(),
+		samp:   newSampler(g),
+		feats:  make([]pointFeatures, cal.Size*cal.Size),
+		params: p.withDefaults(),
+		tmp:    make([]float64, 0, cal.Size*cal.Size),
+	}, nil
+}
+
+// Calibration returns the calibration the Reader was made for.
+func (r *Reader) Calibration() calib.Calibration { return r.cal }
+
+// Close releases the Reader's OpenCV memory.
+func (r *Reader) Close() error {
+	r.toImg.Close()
+	r.canon.Close()
+	r.bgr.Close()
+	return nil
+}
+
+func mul3(a, b [9]float64) [9]float64 {
+	var c [9]float64
+	for i := 0; i < 3; i++ {
+		for j := 0; j < 3; j++ {
+			for k := 0; k < 3; k++ {
+				c[i*3+j] += a[i*3+k] * b[k*3+j]
+			}
+		}
+	}
+	return c
+}
+
+// warp fills r.canon with the canonical BGR view of frame and returns its pixels.
+func (r *Reader) warp(frame gocv.Mat) ([]byte, error) {
+	if frame.Empty() {
+		return nil, fmt.Errorf("%w: empty frame", ErrFrame)
+	}
+	if err := r.cal.CheckImage(frame.Cols(), frame.Rows()); err != nil {
+		return nil, fmt.Errorf("vision: %w", err)
+	}
+	src := frame
+	switch frame.Type() {
+	case gocv.MatTypeCV8UC3:
+	case gocv.MatTypeCV8UC1:
+		gocv.CvtColor(frame, &r.bgr, gocv.ColorGrayToBGR)
+		src = r.bgr
+	case gocv.MatTypeCV8UC4:
+		gocv.CvtColor(frame, &r.bgr, gocv.ColorBGRAToBGR)
+		src = r.bgr
+	default:
+		return nil, fmt.Errorf("%w: pixel type %v", ErrFrame, frame.Type())
+	}
+	side := r.geom.Side()
+	gocv.WarpPerspectiveWithParams(src, &r.canon, r.toImg, image.Pt(side, side),
+		gocv.InterpolationLinear|gocv.WarpInverseMap, gocv.BorderReplicate, color.RGBA{})
+	pix, err := r.canon.DataPtrUint8()
+	if err != nil || len(pix) < side*side*3 || !r.canon.IsContinuous() {
+		return nil, fmt.Errorf("%w: warp failed", ErrFrame)
+	}
+	return pix, nil
+}
+
+// Reading is what a Reader saw in one frame, as seen in the IMAGE: row 0 is the line nearest the
+// image's top, column 0 the one nearest its left (use Observation for board coordinates).
+type Reading struct {
+	Size       int
+	Stones     []observe.Stone
+	Confidence []float32
+	// Overall is the board's confidence: the lowest point confidence.
+	Overall float32
+}
+
+// Read classifies every intersection of frame (BGR, BGRA or grey, of the calibrated size).
+// The returned Reading's slices are reused by the next Read; Clone what you keep.
+func (r *Reader) Read(frame gocv.Mat) (Reading, error) {
+	pix, err := r.warp(frame)
+	if err != nil {
+		return Reading{}, err
+	}
+	r.samp.extract(pix, r.feats)
+	n := r.cal.Size
+	if len(r.stones) != n*n {
+		r.stones = make([]observe.Stone, n*n)
+		r.conf = make([]float32, n*n)
+	}
+	classify(r.feats, n, r.params, r.stones, r.conf, r.tmp[:0])
+	rd := Reading{Size: n, Stones: r.stones, Confidence: r.conf, Overall: 1}
+	for _, c := range r.conf {
+		rd.Overall = min(rd.Overall, c)
+	}
+	return rd, nil
+}
+
+// Observation converts a Reading to board coordinates (row 0 = the far row from Black) using the
+// calibration's BlackSide, stamped with the frame's time and sequence number. It copies the slices.
+func (rd Reading) Observation(cal calib.Calibration, t time.Time, seq uint64) observe.Observation {
+	o := observe.Observation{Size: rd.Size, Stones: make([]observe.Stone, len(rd.Stones)),
+		Confidence: make([]float32, len(rd.Stones)), Time: t, Seq: seq}
+	c := cal
+	c.Size = rd.Size
+	for y := 0; y < rd.Size; y++ {
+		for x := 0; x < rd.Size; x++ {
+			col, row := c.ImageGrid(x, y)
+			o.Stones[y*rd.Size+x] = rd.Stones[row*rd.Size+col]
+			o.Confidence[y*rd.Size+x] = rd.Confidence[row*rd.Size+col]
+		}
+	}
+	return o
+}
+
+// Text renders the reading as Size lines of Size characters ('.', 'X', 'O', '?'), top of the image first.
+func (rd Reading) Text() string {
+	o := observe.Observation{Size: rd.Size, Stones: rd.Stones}
+	return o.String()
+}
