@@ -1,0 +1,474 @@
+package vision
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"image"
+	"image/draw"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"gocv.io/x/gocv"
+)
+
+// ErrEnd is returned by Next when a finite source (a video file, a directory) has no more frames.
+var ErrEnd = errors.New("vision: end of frames")
+
+// ErrClosed is returned by Next after Close.
+var ErrClosed = errors.New("vision: source closed")
+
+// FrameInfo describes a frame returned by Source.Next.
+type FrameInfo struct {
+	Time time.Time // when the frame was captured (or, for stills, its place in the sequence)
+	Seq  uint64    // frame number from the source, counting from 1
+	Name string    // the still's file name, for directory sources; empty otherwise
+}
+
+// Source yields camera frames. Next blocks until the next frame is in dst (BGR, reused between
+// calls), the context ends, or the source ends (ErrEnd). Live sources never end: a lost camera
+// is reported as an Event and reconnected, and Next keeps blocking until frames come back.
+type Source interface {
+	Next(ctx context.Context, dst *gocv.Mat) (FrameInfo, error)
+	Close() error
+}
+
+// EventKind says what happened to a live source.
+type EventKind int
+
+// Camera events.
+const (
+	// Lost: the camera stopped giving frames (unplugged, pipeline failed, could not be opened).
+	Lost EventKind = iota + 1
+	// Back: the camera gives frames again after being lost.
+	Back
+)
+
+// String returns "lost" or "back".
+func (k EventKind) String() string {
+	switch k {
+	case Lost:
+		return "lost"
+	case Back:
+		return "back"
+	}
+	return fmt.Sprintf("EventKind(%d)", int(k))
+}
+
+// Event reports a live source losing or regaining its camera.
+type Event struct {
+	Kind EventKind
+	Time time.Time
+	Err  error // why it was lost (nil for Back)
+}
+
+// Capture is an open camera: gocv.VideoCapture satisfies it. Read returns false when no frame came.
+type Capture interface {
+	Read(m *gocv.Mat) bool
+	Close() error
+}
+
+// Opener opens a camera; it is called again, with backoff, whenever the camera is lost.
+type Opener func(ctx context.Context) (Capture, error)
+
+// LiveOptions tunes a live (reconnecting) source. The zero value is usable.
+type LiveOptions struct {
+	// OnEvent, when set, is called (from Next's goroutine) when the camera is lost or back.
+	OnEvent func(Event)
+	// MinBackoff and MaxBackoff bound the wait between reconnection attempts (defaults 200 ms and 5 s).
+	MinBackoff, MaxBackoff time.Duration
+	// FailedReads is how many consecutive failed reads count as a lost camera (default 3).
+	FailedReads int
+	// Now is the clock used for timestamps (default time.Now).
+	Now func() time.Time
+	// Logger receives reconnection messages (default slog.Default()).
+	Logger *slog.Logger
+	// Name identifies the camera in logs and errors.
+	Name string
+}
+
+// LiveSource is a camera that reconnects by itself: losing it is an event, not an error.
+type LiveSource struct {
+	open    Opener
+	opt     LiveOptions
+	cap     Capture
+	lost    bool // a Lost event was sent and no Back yet
+	fails   int
+	seq     uint64
+	closed  bool
+	backoff time.Duration
+}
+
+// NewLiveSource returns a source reading from the cameras open returns. It does not open the
+// camera until the first Next.
+func NewLiveSource(open Opener, opt LiveOptions) *LiveSource {
+	if opt.MinBackoff <= 0 {
+		opt.MinBackoff = 200 * time.Millisecond
+	}
+	if opt.MaxBackoff < opt.MinBackoff {
+		opt.MaxBackoff = max(5*time.Second, opt.MinBackoff)
+	}
+	if opt.FailedReads <= 0 {
+		opt.FailedReads = 3
+	}
+	if opt.Now == nil {
+		opt.Now = time.Now
+	}
+	if opt.Logger == nil {
+		opt.Logger = slog.Default()
+	}
+	return &LiveSource{open: open, opt: opt, backoff: opt.MinBackoff}
+}
+
+// OpenDevice returns a live source for a V4L2 device: "/dev/video0", or "0" for the first camera.
+func OpenDevice(device string, opt LiveOptions) *LiveSource {
+	if opt.Name == "" {
+		opt.Name = device
+	}
+	return NewLiveSource(func(context.Context) (Capture, error) {
+		var id any = device
+		if n, err := parseIndex(device); err == nil {
+			id = n
+		}
+		vc, err := gocv.OpenVideoCaptureWithAPI(id, gocv.VideoCaptureV4L2)
+		if err != nil {
+			return nil, fmt.Errorf("vision: open %s: %w", device, err)
+		}
+		if !vc.IsOpened() {
+			vc.Close()
+			return nil, fmt.Errorf("vision: open %s: device did not open", device)
+		}
+		return vc, nil
+	}, opt)
+}
+
+// OpenGStreamer returns a live source for a GStreamer pipeline ending in appsink
+// (see LibcameraPipeline for the Raspberry Pi Camera Module).
+func OpenGStreamer(pipeline string, opt LiveOptions) *LiveSource {
+	if opt.Name == "" {
+		opt.Name = "gstreamer"
+	}
+	return NewLiveSource(func(context.Context) (Capture, error) {
+		vc, err := gocv.OpenVideoCaptureWithAPI(pipeline, gocv.VideoCaptureGstreamer)
+		if err != nil {
+			return nil, fmt.Errorf("vision: open pipeline %q: %w", pipeline, err)
+		}
+		if !vc.IsOpened() {
+			vc.Close()
+			return nil, fmt.Errorf("vision: pipeline %q did not start", pipeline)
+		}
+		return vc, nil
+	}, opt)
+}
+
+// LibcameraPipeline is the GStreamer pipeline for a Raspberry Pi Camera Module (libcamerasrc)
+// delivering BGR frames of w x h at fps, dropping stale frames so the reader sees the newest.
+func LibcameraPipeline(w, h, fps int) string {
+	return fmt.Sprintf("libcamerasrc ! video/x-raw,width=%d,height=%d,framerate=%d/1 ! videoconvert ! "+
+		"video/x-raw,format=BGR ! appsink drop=true max-buffers=1 sync=false", w, h, fps)
+}
+
+func parseIndex(s string) (int, error) {
+	var n int
+	if s == "" {
+		return 0, errors.New("empty")
+	}
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return 0, errors.New("not a number")
+		}
+		n = n*10 + int(r-'0')
+		if n > 1<<16 {
+			return 0, errors.New("too large")
+		}
+	}
+	return n, nil
+}
+
+// Next returns the next frame, reconnecting (with backoff) while the camera is lost.
+func (s *LiveSource) Next(ctx context.Context, dst *gocv.Mat) (FrameInfo, error) {
+	for {
+		if s.closed {
+			return FrameInfo{}, ErrClosed
+		}
+		if err := ctx.Err(); err != nil {
+			return FrameInfo{}, err
+		}
+		if s.cap == nil {
+			c, err := s.open(ctx)
+			if err != nil {
+				if ctx.Err() != nil {
+					return FrameInfo{}, ctx.Err()
+				}
+				s.markLost(err)
+				if err := s.wait(ctx); err != nil {
+					return FrameInfo{}, err
+				}
+				continue
+			}
+			s.cap = c
+			s.fails = 0
+		}
+		if s.cap.Read(dst) && !dst.Empty() {
+			s.fails = 0
+			s.backoff = s.opt.MinBackoff
+			s.seq++
+			now := s.opt.Now()
+			if s.lost {
+				s.lost = false
+				s.opt.Logger.Info("camera back", "camera", s.opt.Name)
+				s.emit(Event{Kind: Back, Time: now})
+			}
+			return FrameInfo{Time: now, Seq: s.seq}, nil
+		}
+		s.fails++
+		if s.fails >= s.opt.FailedReads {
+			_ = s.cap.Close()
+			s.cap = nil
+			s.markLost(fmt.Errorf("vision: %s: %d reads in a row gave no frame", s.opt.Name, s.fails))
+			if err := s.wait(ctx); err != nil {
+				return FrameInfo{}, err
+			}
+		}
+	}
+}
+
+func (s *LiveSource) markLost(err error) {
+	if s.lost {
+		s.opt.Logger.Debug("camera still lost", "camera", s.opt.Name, "err", err)
+		return
+	}
+	s.lost = true
+	s.opt.Logger.Warn("camera lost", "camera", s.opt.Name, "err", err)
+	s.emit(Event{Kind: Lost, Time: s.opt.Now(), Err: err})
+}
+
+func (s *LiveSource) emit(e Event) {
+	if s.opt.OnEvent != nil {
+		s.opt.OnEvent(e)
+	}
+}
+
+// wait sleeps for the current backoff (doubling it up to MaxBackoff), or until ctx ends.
+func (s *LiveSource) wait(ctx context.Context) error {
+	t := time.NewTimer(s.backoff)
+	defer t.Stop()
+	s.backoff = min(2*s.backoff, s.opt.MaxBackoff)
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}
+
+// Lost reports whether the camera is currently lost.
+func (s *LiveSource) Lost() bool { return s.lost }
+
+// Close releases the camera.
+func (s *LiveSource) Close() error {
+	s.closed = true
+	if s.cap != nil {
+		err := s.cap.Close()
+		s.cap = nil
+		return err
+	}
+	return nil
+}
+
+// VideoFileSource reads the frames of a video file once; Next returns ErrEnd after the last.
+type VideoFileSource struct {
+	vc    *gocv.VideoCapture
+	seq   uint64
+	start time.Time
+	fps   float64
+}
+
+// OpenVideoFile opens a video file. Frame times are start plus the frame's position in the video.
+func OpenVideoFile(path string, start time.Time) (*VideoFileSource, error) {
+	if _, err := os.Stat(path); err != nil {
+		return nil, fmt.Errorf("vision: %w", err)
+	}
+	vc, err := gocv.VideoCaptureFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("vision: open video %s: %w", path, err)
+	}
+	if !vc.IsOpened() {
+		vc.Close()
+		return nil, fmt.Errorf("vision: %s is not a readable video", path)
+	}
+	fps := vc.Get(gocv.VideoCaptureFPS)
+	if fps <= 0 || fps > 1000 {
+		fps = 30
+	}
+	return &VideoFileSource{vc: vc, start: start, fps: fps}, nil
+}
+
+// Next reads the next frame of the video.
+func (s *VideoFileSource) Next(ctx context.Context, dst *gocv.Mat) (FrameInfo, error) {
+	if s.vc == nil {
+		return FrameInfo{}, ErrClosed
+	}
+	if err := ctx.Err(); err != nil {
+		return FrameInfo{}, err
+	}
+	if !s.vc.Read(dst) || dst.Empty() {
+		return FrameInfo{}, ErrEnd
+	}
+	s.seq++
+	at := s.start.Add(time.Duration(float64(s.seq-1) / s.fps * float64(time.Second)))
+	return FrameInfo{Time: at, Seq: s.seq}, nil
+}
+
+// Close releases the video.
+func (s *VideoFileSource) Close() error {
+	if s.vc == nil {
+		return nil
+	}
+	err := s.vc.Close()
+	s.vc = nil
+	return err
+}
+
+// imageExts are the still-image file name extensions a DirSource reads.
+var imageExts = map[string]bool{".jpg": true, ".jpeg": true, ".png": true, ".bmp": true, ".tif": true, ".tiff": true, ".webp": true}
+
+// DirSource reads the still images of a directory in name order (raw pixels, EXIF rotation
+// ignored); Next returns ErrEnd after the last. A file that does not decode is an error for
+// that call only: the next call moves on.
+type DirSource struct {
+	files    []string
+	i        int
+	start    time.Time
+	interval time.Duration
+}
+
+// OpenDir lists the images in dir. Frame i gets time start + i*interval.
+func OpenDir(dir string, start time.Time, interval time.Duration) (*DirSource, error) {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, fmt.Errorf("vision: %w", err)
+	}
+	var files []string
+	for _, e := range ents {
+		if !e.IsDir() && imageExts[strings.ToLower(filepath.Ext(e.Name()))] {
+			files = append(files, filepath.Join(dir, e.Name()))
+		}
+	}
+	sort.Strings(files)
+	if len(files) == 0 {
+		return nil, fmt.Errorf("vision: no images in %s", dir)
+	}
+	return &DirSource{files: files, start: start, interval: interval}, nil
+}
+
+// Len returns the number of images.
+func (s *DirSource) Len() int { return len(s.files) }
+
+// Next reads the next image.
+func (s *DirSource) Next(ctx context.Context, dst *gocv.Mat) (FrameInfo, error) {
+	if err := ctx.Err(); err != nil {
+		return FrameInfo{}, err
+	}
+	if s.i >= len(s.files) {
+		return FrameInfo{}, ErrEnd
+	}
+	name := s.files[s.i]
+	s.i++
+	info := FrameInfo{Time: s.start.Add(time.Duration(s.i-1) * s.interval), Seq: uint64(s.i), Name: name}
+	if err := ReadImage(name, dst); err != nil {
+		return info, err
+	}
+	return info, nil
+}
+
+// Close does nothing; it is there to satisfy Source.
+func (s *DirSource) Close() error { return nil }
+
+// ErrNotImage means a file could not be decoded as an image.
+var ErrNotImage = errors.New("vision: not a readable image")
+
+// ReadImage decodes an image file into dst as BGR, ignoring EXIF orientation (raw pixels).
+func ReadImage(path string, dst *gocv.Mat) error {
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return fmt.Errorf("vision: %w", err)
+	}
+	m, err := gocv.IMDecode(raw, gocv.IMReadColor|gocv.IMReadIgnoreOrientation)
+	if err != nil {
+		return fmt.Errorf("%w: %s", ErrNotImage, path)
+	}
+	if m.Empty() {
+		m.Close()
+		return fmt.Errorf("%w: %s", ErrNotImage, path)
+	}
+	defer m.Close()
+	m.CopyTo(dst)
+	return nil
+}
+
+// FrameFunc produces one frame (any image.Image; *image.RGBA is fastest) with its time.
+// The demo renderer's Camera.Next has this shape.
+type FrameFunc func(ctx context.Context) (image.Image, time.Time, error)
+
+// FuncSource adapts a function producing image.Image frames (the built-in demo) to a Source.
+type FuncSource struct {
+	next FrameFunc
+	seq  uint64
+	rgba *image.RGBA
+}
+
+// NewFuncSource returns a source calling next for every frame; next's error ends the source
+// (return ErrEnd for a normal end).
+func NewFuncSource(next FrameFunc) *FuncSource {
+	return &FuncSource{next: next}
+}
+
+// Next renders the next frame into dst as BGR.
+func (s *FuncSource) Next(ctx context.Context, dst *gocv.Mat) (FrameInfo, error) {
+	if s.next == nil {
+		return FrameInfo{}, ErrClosed
+	}
+	img, at, err := s.next(ctx)
+	if err != nil {
+		return FrameInfo{}, err
+	}
+	if img == nil || img.Bounds().Empty() {
+		return FrameInfo{}, fmt.Errorf("%w: empty image from frame function", ErrFrame)
+	}
+	if err := imageToBGR(img, &s.rgba, dst); err != nil {
+		return FrameInfo{}, err
+	}
+	s.seq++
+	return FrameInfo{Time: at, Seq: s.seq}, nil
+}
+
+// Close ends the source.
+func (s *FuncSource) Close() error {
+	s.next = nil
+	return nil
+}
+
+// imageToBGR converts img into dst (BGR), through an RGBA buffer when img is not one already.
+func imageToBGR(img image.Image, buf **image.RGBA, dst *gocv.Mat) error {
+	b := img.Bounds()
+	rgba, ok := img.(*image.RGBA)
+	if !ok || rgba.Stride != 4*b.Dx() || b.Min != (image.Point{}) {
+		if *buf == nil || (*buf).Bounds().Size() != b.Size() {
+			*buf = image.NewRGBA(image.Rect(0, 0, b.Dx(), b.Dy()))
+		}
+		draw.Draw(*buf, (*buf).Bounds(), img, b.Min, draw.Src)
+		rgba = *buf
+	}
+	m, err := gocv.NewMatFromBytes(b.Dy(), b.Dx(), gocv.MatTypeCV8UC4, rgba.Pix)
+	if err != nil {
+		return fmt.Errorf("%w: %v", ErrFrame, err)
+	}
+	defer m.Close()
+	gocv.CvtColor(m, dst, gocv.ColorRGBAToBGR)
+	return nil
+}
