@@ -14,7 +14,7 @@ import (
 func TestReadResponse(t *testing.T) {
 	tests := []struct {
 		in, want, err string
-		id           int
+		id            int
 	}{
 		{in: "=1 B2 C3\n\n", id: 1, want: "B2 C3"},
 		{in: "= \n\n", id: 1, want: ""},
