@@ -512,6 +512,12 @@ func (g *Game) Setup(black, white []Point, toMove Color) error {
 	return nil
 }
 
+// FixedHandicapPoints returns where n fixed handicap stones go on a size x size board, in placing order:
+// AGA rule 4's order on 19x19 (Q16, D4, Q4, D16, Q10, D10, K16, K4, K10; 5 and 7 stones add K10 to the
+// first 4 and 6) and the same pattern on the star points of other boards (4th line from 13x13 up, 3rd
+// line below). 7x7 and even sizes take at most 4 stones; boards under 7x7 none.
+func FixedHandicapPoints(size, n int) ([]Point, error) { return handicapPoints(size, n) }
+
 // handicapPoints returns the fixed handicap points for n stones: AGA rule 4's order on 19x19 (Q16, D4, Q4,
 // D16, Q10, D10, K16, K4, K10) and the same pattern on the star points of other boards.
 func handicapPoints(size, n int) ([]Point, error) {
@@ -725,4 +731,21 @@ func (g *Game) IsOwnEye(c Color, p Point) bool {
 		return false
 	}
 	return g.b.isOwnEye(g.b.idx(p), c)
+}
+
+// CheckAs checks m as if it were m.Color's turn in a game still being played: only the board rules
+// (occupied, suicide, ko, superko) apply. GTP's is_legal and a referee's "what if" use it.
+func (g *Game) CheckAs(m Move) error {
+	if m.Color != Black && m.Color != White {
+		return ErrBadColor
+	}
+	saved := g.st
+	defer func() { g.st = saved }()
+	g.st.toMove = m.Color
+	g.st.phase = Playing
+	_, _, err := g.check(m)
+	if err != nil {
+		return err
+	}
+	return nil
 }
