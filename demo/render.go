@@ -77,7 +77,34 @@ type layer struct {
 	unlit      []float32  // 3 per pixel, 0..255 before lighting
 	light      []float32  // 1 per pixel, illumination multiplier
 	noise      []int8     // sensor noise; each frame reads it from a different offset
-	work       []float32  // scratch frame, reused under Renderer.mu
+	work       []float32  // the last scene drawn (before light and noise), reused under Renderer.mu
+	workKey    uint64     // sceneKey of what work holds; 0 when nothing
+}
+
+// sceneKey identifies a scene's stones and hand (not its frame number): frames of an unchanged scene
+// reuse the drawn board and only get new noise.
+func sceneKey(sc Scene) uint64 {
+	h := hash64(uint64(sc.Size), 1)
+	for i, s := range sc.Stones {
+		if s != Empty {
+			h = hash64(h, uint64(i), uint64(s))
+		}
+	}
+	if hd := sc.Hand; hd != nil {
+		h = hash64(h, uint64(hd.Player), math.Float64bits(hd.Col), math.Float64bits(hd.Row),
+			math.Float64bits(hd.Reach), boolBit(hd.Holding))
+	}
+	if h == 0 {
+		h = 1
+	}
+	return h
+}
+
+func boolBit(b bool) uint64 {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // noiseSlack is how far apart frames' noise offsets can be.
@@ -307,10 +334,13 @@ func (r *Renderer) RenderInto(dst *image.RGBA, sc Scene) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	buf := l.work
-	copy(buf, l.unlit)
-	r.drawStones(l, buf, sc)
-	if sc.Hand != nil {
-		r.drawHand(l, buf, *sc.Hand)
+	if key := sceneKey(sc); key != l.workKey {
+		copy(buf, l.unlit)
+		r.drawStones(l, buf, sc)
+		if sc.Hand != nil {
+			r.drawHand(l, buf, *sc.Hand)
+		}
+		l.workKey = key
 	}
 	// Light, then sensor noise (luma and a little chroma), then quantise.
 	off := int(hash64(r.seed, 402, sc.Frame) % noiseSlack)
