@@ -53,7 +53,7 @@ type Played struct {
 
 // koBan forbids colour from retaking the ko at cell until it passes (Japanese 7.2 confirmation).
 type koBan struct {
-	cell  int
+	cell  int16
 	color Color
 }
 
@@ -61,31 +61,33 @@ type koBan struct {
 type status struct {
 	phase      Phase
 	toMove     Color
-	stopPasses int // consecutive passes since the last stone or resumption
-	passRun    int // consecutive passes at the end of the record
+	stopPasses int32 // consecutive passes since the last stone or resumption
+	passRun    int32 // consecutive passes at the end of the record
 	resumed    bool
 	allAlive   bool // AGA 10: four passes in a row after a resumption
 	whiteOwes  bool // AGA 11: Black passed last, White owes the final pass
-	prisoners  [3]int
-	passStones [3]int
-	bans       []koBan // never modified in place: replaced on change
-	result     string
+	prisoners  [3]int32
+	passStones [3]int32
+	bans       [4]koBan // Japanese 7.2 bans in force (confirmation play only), oldest first
+	nbans      int8
 }
 
 // record is one move in the history, with what Undo needs.
+// It holds no pointers and is kept small: the history is appended on every move.
 type record struct {
-	move       Move
-	cell       int
-	capFrom    int32 // start in Game.log of the cells this move removed
-	capOpp     int32 // opponent stones removed
-	capSelf    int32 // own stones removed (suicide)
 	hashBefore uint64
-	koBefore   int
 	key        uint64 // position key after the move
-	inserted   bool   // key was new and is in the table
-	repeats    int    // when not inserted: the move number whose position this one repeats
+	capFrom    int32  // start in Game.log of the cells this move removed
+	capOpp     int32  // opponent stones removed
+	capSelf    int32  // own stones removed (suicide)
+	repeats    int32  // when not inserted: the move number whose position this one repeats
+	cell       int16  // the stone's cell (0 for a pass)
+	koBefore   int16
+	color      Color
+	pass       bool
+	inserted   bool // key was new and is in the table
+	isRetract  bool // AGA rule 8: an illegal move (in Game.retracted) became this pass
 	before     status
-	retracted  *Move
 }
 
 // Game is one game under one ruleset: the board, the record, the superko table and the end-of-game state.
@@ -101,6 +103,8 @@ type Game struct {
 	komi         float64
 	komiSet      bool
 	confirmation bool
+	result       string       // set when the game Ended
+	retracted    map[int]Move // AGA rule 8: move number -> the illegal move retracted there
 }
 
 // NewGame starts an empty game on a size x size board (2..25) with Black to move.
@@ -110,7 +114,7 @@ func NewGame(size int, r Rules) (*Game, error) {
 	}
 	g := &Game{rules: r, b: newBoard(size), table: newPosTable(512)}
 	g.st.toMove = Black
-	g.hist = make([]record, 0, 256)
+	g.hist = make([]record, 0, 512)
 	g.log = make([]int16, 0, 256)
 	g.table.insert(g.posKey(), 0)
 	return g, nil
@@ -161,14 +165,14 @@ func (g *Game) Board() []Color {
 func (g *Game) Phase() Phase { return g.st.phase }
 
 // Result returns the result once the game has Ended ("B+R", "Void", or what End was given), else "".
-func (g *Game) Result() string { return g.st.result }
+func (g *Game) Result() string { return g.result }
 
 // Prisoners returns the stones c has captured by play (not pass stones, not dead stones at the count).
 func (g *Game) Prisoners(c Color) int {
 	if c != Black && c != White {
 		return 0
 	}
-	return g.st.prisoners[c]
+	return int(g.st.prisoners[c])
 }
 
 // PassStones returns the pass stones c has received from the opponent (AGA rule 7); 0 unless Rules.PassStones.
@@ -176,7 +180,7 @@ func (g *Game) PassStones(c Color) int {
 	if c != Black && c != White {
 		return 0
 	}
-	return g.st.passStones[c]
+	return int(g.st.passStones[c])
 }
 
 // WhiteOwesPass reports whether the game stopped with Black's pass and White still owes the last pass
@@ -274,8 +278,8 @@ func (g *Game) check(m Move) (int, outcome, *IllegalMoveError) {
 		return p, o, e
 	}
 	if g.confirmation && o.captured == 1 {
-		for _, ban := range g.st.bans {
-			if ban.cell == p && ban.color == m.Color {
+		for _, ban := range g.st.bans[:g.st.nbans] {
+			if int(ban.cell) == p && ban.color == m.Color {
 				e := g.illegal(KoConfirmation, m)
 				e.KoPoint = m.Point
 				return p, o, e
@@ -306,7 +310,7 @@ func (g *Game) Play(m Move) (Played, error) {
 	if err != nil {
 		return Played{}, err
 	}
-	g.execute(m, p, nil)
+	g.execute(m, p, Move{}, false)
 	return g.played(len(g.hist) - 1), nil
 }
 
@@ -331,7 +335,7 @@ func (g *Game) Apply(m Move) (Played, error) {
 	if g.st.phase == Stopped {
 		g.st.phase = Playing
 	}
-	g.execute(m, p, nil)
+	g.execute(m, p, Move{}, false)
 	return g.played(len(g.hist) - 1), nil
 }
 
@@ -347,23 +351,28 @@ func (g *Game) RetractAndPass(m Move) (Played, error) {
 	case WrongPlayer, GameStopped, GameEnded:
 		return Played{}, err
 	}
-	mm := m
-	g.execute(Move{Color: m.Color, Pass: true}, 0, &mm)
+	g.execute(Move{Color: m.Color, Pass: true}, 0, m, true)
 	return g.played(len(g.hist) - 1), nil
 }
 
 // execute plays a checked (or lenient) move and updates the state, the history and the superko table.
-func (g *Game) execute(m Move, p int, retracted *Move) {
+func (g *Game) execute(m Move, p int, retracted Move, isRetract bool) {
 	b := g.b
-	rec := record{move: m, cell: p, capFrom: int32(len(g.log)), hashBefore: b.hash, koBefore: b.ko,
-		before: g.st, retracted: retracted}
+	g.hist = append(g.hist, record{})
+	rec := &g.hist[len(g.hist)-1]
+	*rec = record{color: m.Color, pass: m.Pass, cell: int16(p), capFrom: int32(len(g.log)), hashBefore: b.hash,
+		koBefore: int16(b.ko), before: g.st, isRetract: isRetract}
+	if isRetract {
+		if g.retracted == nil {
+			g.retracted = map[int]Move{}
+		}
+		g.retracted[len(g.hist)] = retracted
+	}
 	c, opp := m.Color, m.Color.Opponent()
 	st := &g.st
 	if m.Pass {
 		b.ko = 0
-		if st.passRun >= 0 {
-			st.passRun++
-		}
+		st.passRun++
 		if g.rules.PassStones {
 			st.passStones[opp]++
 		}
@@ -379,23 +388,30 @@ func (g *Game) execute(m Move, p int, retracted *Move) {
 		if st.resumed && st.passRun >= 4 {
 			st.allAlive = true
 		}
-		if g.confirmation && len(st.bans) > 0 {
-			kept := make([]koBan, 0, len(st.bans))
-			for _, ban := range st.bans {
+		if g.confirmation && st.nbans > 0 {
+			var kept [4]koBan
+			k := int8(0)
+			for _, ban := range st.bans[:st.nbans] {
 				if ban.color != c {
-					kept = append(kept, ban)
+					kept[k] = ban
+					k++
 				}
 			}
-			st.bans = kept
+			st.bans, st.nbans = kept, k
 		}
 	} else {
 		capO, capS := b.play(p, c, &g.log)
 		rec.capOpp, rec.capSelf = int32(capO), int32(capS)
-		st.prisoners[c] += capO
-		st.prisoners[opp] += capS
+		st.prisoners[c] += int32(capO)
+		st.prisoners[opp] += int32(capS)
 		st.stopPasses, st.passRun = 0, 0
 		if g.confirmation && capO == 1 && b.ko != 0 {
-			st.bans = append(slices.Clone(st.bans), koBan{cell: b.ko, color: opp})
+			if int(st.nbans) == len(st.bans) {
+				copy(st.bans[:], st.bans[1:])
+				st.nbans--
+			}
+			st.bans[st.nbans] = koBan{cell: int16(b.ko), color: opp}
+			st.nbans++
 		}
 	}
 	st.toMove = opp
@@ -403,20 +419,22 @@ func (g *Game) execute(m Move, p int, retracted *Move) {
 		st.toMove = White
 	}
 	rec.key = g.keyFor(b.hash, opp)
-	n := len(g.hist) + 1
-	var ins bool
-	rec.repeats, ins = g.table.insert(rec.key, n)
+	rep, ins := g.table.insert(rec.key, len(g.hist))
 	rec.inserted = ins
+	rec.repeats = int32(rep)
 	if ins {
 		rec.repeats = -1
 	}
-	g.hist = append(g.hist, rec)
 }
 
 // played converts history entry i to a Played.
 func (g *Game) played(i int) Played {
 	r := &g.hist[i]
-	pl := Played{Move: r.move, Number: i + 1, Retracted: r.retracted}
+	pl := Played{Move: g.recMove(r), Number: i + 1}
+	if r.isRetract {
+		m := g.retracted[i+1]
+		pl.Retracted = &m
+	}
 	if r.capOpp > 0 {
 		pl.Captured = make([]Point, r.capOpp)
 		for k := range pl.Captured {
@@ -444,10 +462,10 @@ func (g *Game) Repetition() (earlier int, ok bool) {
 		return 0, false
 	}
 	r := &g.hist[len(g.hist)-1]
-	if r.move.Pass || r.inserted {
+	if r.pass || r.inserted {
 		return 0, false
 	}
-	return r.repeats, true
+	return int(r.repeats), true
 }
 
 // Undo takes back the last move and restores everything it changed.
@@ -461,15 +479,19 @@ func (g *Game) Undo() error {
 		g.table.remove(r.key)
 	}
 	b := g.b
-	if !r.move.Pass {
-		c := r.move.Color
-		b.cells[r.cell] = Empty
+	if r.isRetract {
+		delete(g.retracted, len(g.hist)+1)
+	}
+	if !r.pass {
+		c := r.color
+		cell := int(r.cell)
+		b.cells[cell] = Empty
 		caps := g.log[r.capFrom:]
 		for k := 0; k < int(r.capOpp); k++ {
 			b.cells[caps[k]] = c.Opponent()
 		}
 		for k := int(r.capOpp); k < int(r.capOpp+r.capSelf); k++ {
-			if int(caps[k]) != r.cell {
+			if int(caps[k]) != cell {
 				b.cells[caps[k]] = c
 			}
 		}
@@ -477,8 +499,11 @@ func (g *Game) Undo() error {
 	}
 	g.log = g.log[:r.capFrom]
 	b.hash = r.hashBefore
-	b.ko = r.koBefore
+	b.ko = int(r.koBefore)
 	g.st = r.before
+	if g.st.phase != Ended {
+		g.result = ""
+	}
 	return nil
 }
 
@@ -613,8 +638,8 @@ func (g *Game) Resume(requester Color) error {
 	if g.rules.Resumption == ResumeOpponentOfLastPasser {
 		first = Black
 		for i := len(g.hist) - 1; i >= 0; i-- {
-			if g.hist[i].move.Pass {
-				first = g.hist[i].move.Color.Opponent()
+			if g.hist[i].pass {
+				first = g.hist[i].color.Opponent()
 				break
 			}
 		}
@@ -636,9 +661,9 @@ func (g *Game) Resign(c Color) error {
 		return ErrGameEnded
 	}
 	g.st.phase = Ended
-	g.st.result = "B+R"
+	g.result = "B+R"
 	if c == Black {
-		g.st.result = "W+R"
+		g.result = "W+R"
 	}
 	return nil
 }
@@ -650,7 +675,7 @@ func (g *Game) EndVoid() error {
 		return ErrGameEnded
 	}
 	g.st.phase = Ended
-	g.st.result = "Void"
+	g.result = "Void"
 	return nil
 }
 
@@ -660,7 +685,7 @@ func (g *Game) End(result string) error {
 		return ErrGameEnded
 	}
 	g.st.phase = Ended
-	g.st.result = result
+	g.result = result
 	return nil
 }
 
@@ -697,6 +722,12 @@ func (g *Game) clone() *Game {
 	c.log = slices.Clone(g.log)
 	c.table = g.table.clone()
 	c.handicap = slices.Clone(g.handicap)
+	if g.retracted != nil {
+		c.retracted = make(map[int]Move, len(g.retracted))
+		for k, v := range g.retracted {
+			c.retracted[k] = v
+		}
+	}
 	return &c
 }
 
@@ -748,4 +779,12 @@ func (g *Game) CheckAs(m Move) error {
 		return err
 	}
 	return nil
+}
+
+// recMove rebuilds the Move of a history record.
+func (g *Game) recMove(r *record) Move {
+	if r.pass {
+		return Move{Color: r.color, Pass: true}
+	}
+	return Move{Color: r.color, Point: g.b.point(int(r.cell))}
 }

@@ -118,11 +118,11 @@ func (g *Game) Score(dead []Point) (Score, error) {
 			}
 		}
 	}
-	passB, passW := g.st.passStones[Black], g.st.passStones[White]
+	passB, passW := int(g.st.passStones[Black]), int(g.st.passStones[White])
 	if g.st.whiteOwes && g.rules.PassStones {
 		passB++
 	}
-	sc.Black.Prisoners, sc.White.Prisoners = g.st.prisoners[Black], g.st.prisoners[White]
+	sc.Black.Prisoners, sc.White.Prisoners = int(g.st.prisoners[Black]), int(g.st.prisoners[White])
 	sc.Black.DeadCaptured, sc.White.DeadCaptured = deadCap[Black], deadCap[White]
 	sc.Black.PassStones, sc.White.PassStones = passB, passW
 	sc.White.Komi = g.Komi()
