@@ -170,7 +170,23 @@ func (a Action) String() string {
 }
 
 // MarshalText writes the action's name for journals.
-func (a Action) MarshalText() ([]byte, error) { return []byte(a.String()), nil }
+func (a Action) MarshalText() ([]byte, error) {
+	if a < Ignore || a > DirectorCall {
+		return nil, fmt.Errorf("clock: invalid action %d", int(a))
+	}
+	return []byte(a.String()), nil
+}
+
+// UnmarshalText reads an action's name back from a journal.
+func (a *Action) UnmarshalText(b []byte) error {
+	for v := Ignore; v <= DirectorCall; v++ {
+		if v.String() == string(b) {
+			*a = v
+			return nil
+		}
+	}
+	return fmt.Errorf("clock: unknown action %q", b)
+}
 
 // IgnoreReason says why a press was ignored.
 type IgnoreReason int8
@@ -209,8 +225,43 @@ func (r IgnoreReason) String() string {
 	return fmt.Sprintf("reason(%d)", int(r))
 }
 
-// MarshalText writes the reason's words for journals.
-func (r IgnoreReason) MarshalText() ([]byte, error) { return []byte(r.String()), nil }
+// reasonCode is the stable journal name of a reason.
+func reasonCode(r IgnoreReason) string {
+	switch r {
+	case NotIgnored:
+		return ""
+	case NotToMove:
+		return "not-to-move"
+	case ClockPaused:
+		return "paused"
+	case NotStarted:
+		return "not-started"
+	case FlagDown:
+		return "flag-down"
+	case UnknownButton:
+		return "unknown-button"
+	}
+	return ""
+}
+
+// MarshalText writes the reason's stable code for journals ("not-to-move", ...).
+func (r IgnoreReason) MarshalText() ([]byte, error) {
+	if r < NotIgnored || r > UnknownButton {
+		return nil, fmt.Errorf("clock: invalid ignore reason %d", int(r))
+	}
+	return []byte(reasonCode(r)), nil
+}
+
+// UnmarshalText reads a reason's code back from a journal.
+func (r *IgnoreReason) UnmarshalText(b []byte) error {
+	for v := NotIgnored; v <= UnknownButton; v++ {
+		if reasonCode(v) == string(b) {
+			*r = v
+			return nil
+		}
+	}
+	return fmt.Errorf("clock: unknown ignore reason %q", b)
+}
 
 // Decision is what a press means: an action for a side, or Ignore and why.
 type Decision struct {

@@ -169,3 +169,41 @@ func TestPressChan(t *testing.T) {
 		t.Fatalf("got %v", p)
 	}
 }
+
+func TestDecisionAndEventJSON(t *testing.T) {
+	for _, d := range []Decision{
+		{Press: NewPress(WhiteClock, t0), Action: Ignore, Side: Black, Reason: NotToMove},
+		{Press: NewLongPress(PassButton, t0), Action: StopRequest, Side: White},
+		{Press: NewPress(DirectorButton, t0), Action: Pause, Side: Black},
+	} {
+		b, err := json.Marshal(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var back Decision
+		if err := json.Unmarshal(b, &back); err != nil || back != d {
+			t.Fatalf("decision round trip %s -> %+v %v", b, back, err)
+		}
+	}
+	for _, k := range []EventKind{OvertimeStarted, PeriodUsed, FlagFell} {
+		e := Event{Kind: k, Side: White, At: t0, Periods: 2}
+		b, err := json.Marshal(e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var back Event
+		if err := json.Unmarshal(b, &back); err != nil || back != e {
+			t.Fatalf("event round trip %s -> %+v %v", b, back, err)
+		}
+	}
+	var d Decision
+	for _, bad := range []string{`{"action":"jump"}`, `{"reason":"bored"}`, `{"press":{"button":"x"}}`, `{"side":"red"}`} {
+		if err := json.Unmarshal([]byte(bad), &d); err == nil {
+			t.Errorf("%s accepted", bad)
+		}
+	}
+	var e Event
+	if err := json.Unmarshal([]byte(`{"kind":"boom"}`), &e); err == nil {
+		t.Error("unknown event kind accepted")
+	}
+}

@@ -147,7 +147,11 @@ func (c *Clock) SetReportDelay(d time.Duration) {
 }
 
 // Control returns the time control.
-func (c *Clock) Control() Control { return c.st.Control }
+func (c *Clock) Control() Control {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.st.Control
+}
 
 // Now returns the clock's time source's time.
 func (c *Clock) Now() time.Time { return c.ts.Now() }

@@ -444,3 +444,43 @@ func TestDisplayParts(t *testing.T) {
 		t.Fatalf("paused %+v", d)
 	}
 }
+
+// TestConcurrentUse drives a clock from one goroutine while others read it
+// (run with -race).
+func TestConcurrentUse(t *testing.T) {
+	mt := NewManualTime(t0)
+	c, _ := New(MustParseControl("10m+5x30s"), mt)
+	_ = c.Start(time.Time{})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	for i := 0; i < 3; i++ {
+		go func() {
+			for ctx.Err() == nil {
+				_ = c.Display(Black)
+				_ = c.State()
+				_ = c.Control()
+				_, _ = c.NextDeadline()
+			}
+			done <- struct{}{}
+		}()
+	}
+	go func() {
+		for ctx.Err() == nil {
+			if _, err := c.Wait(ctx); err != nil {
+				break
+			}
+		}
+		done <- struct{}{}
+	}()
+	for i := 0; i < 200; i++ {
+		mt.Advance(7 * time.Second)
+		_ = c.Switch(time.Time{})
+	}
+	cancel()
+	for i := 0; i < 4; i++ {
+		<-done
+	}
+	if st := c.State(); st.Black.Moves+st.White.Moves == 0 {
+		t.Fatalf("no moves booked: %+v", st)
+	}
+}

@@ -115,6 +115,9 @@ func (s SideState) validate(c Control) error {
 	if s.Main < 0 || s.PeriodLeft < 0 || s.Periods < 0 || s.Stones < 0 || s.Moves < 0 {
 		return fmt.Errorf("negative value in side state %+v", s)
 	}
+	if s.Main > 2*MaxDuration || s.PeriodLeft > MaxDuration || s.Periods > MaxCount || s.Stones > MaxCount {
+		return fmt.Errorf("value out of range in side state %+v", s)
+	}
 	if s.InOvertime && c.Kind != ByoYomi && c.Kind != Canadian {
 		return fmt.Errorf("side in overtime under a %v time control", c.Kind)
 	}
@@ -150,7 +153,23 @@ func (k EventKind) String() string {
 }
 
 // MarshalText writes the kind's name for journals.
-func (k EventKind) MarshalText() ([]byte, error) { return []byte(k.String()), nil }
+func (k EventKind) MarshalText() ([]byte, error) {
+	if k < OvertimeStarted || k > FlagFell {
+		return nil, fmt.Errorf("clock: invalid event kind %d", int(k))
+	}
+	return []byte(k.String()), nil
+}
+
+// UnmarshalText reads a kind's name back from a journal.
+func (k *EventKind) UnmarshalText(b []byte) error {
+	for _, v := range []EventKind{OvertimeStarted, PeriodUsed, FlagFell} {
+		if v.String() == string(b) {
+			*k = v
+			return nil
+		}
+	}
+	return fmt.Errorf("clock: unknown event kind %q", b)
+}
 
 // Event is a moment on the clock: At is when it happened on the clock, not
 // when anyone noticed.
