@@ -4,9 +4,12 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
+	"tengen/engine"
 	"tengen/internal/shareddata"
 )
 
@@ -73,3 +76,113 @@ func TestCorpusReads(t *testing.T) {
 		})
 	}
 }
+
+// TestCorpusAudit replays every game of the shared corpus under Japanese, Chinese and AGA rules and
+// checks the illegal moves found against the list established in docs/corpus.md: under Japanese
+// rules (simple ko) only the defective Sweeper/0008.sgf record (White "plays" on the occupied G16
+// thirteen times); under positional (Chinese) and situational (AGA) superko also the games that
+// repeat a whole-board position.
+func TestCorpusAudit(t *testing.T) {
+	root := shareddata.Path(t, "sgf-corpus")
+	sweeper := "yenw-computer-go-dataset-AI/Sweeper/0008.sgf "
+	var occupied []string
+	for _, n := range []int{242, 246, 252, 258, 262, 270, 274, 278, 282, 286, 288, 290, 292} {
+		occupied = append(occupied, sweeper+"move "+itoa(n)+" White G16: occupied")
+	}
+	heeroy := "gnugo-regression-games/nngs/gnugo-3.1.22-heeroy-200201252006.sgf "
+	tygem := "tygem-9d-2005-11/tygem-2005-11-part1.sgf#tygem-76264211 "
+	jinmao := "yenw-computer-go-dataset-AI/Jin-Mao-Ce-Shi/0034.sgf "
+	uec := "yenw-computer-go-dataset-AI/The-11th-Computer-Go-UEC-Cup/"
+	wago := "yenw-computer-go-dataset-AI/The-2nd-World-AI-Go-Open-2018/0010.sgf "
+	situational := []string{
+		heeroy + "move 462 White A3: situational superko",
+		tygem + "move 218 White K17: situational superko",
+		tygem + "move 219 Black A12: situational superko",
+		tygem + "move 220 White D12: situational superko",
+		tygem + "move 221 Black K18: situational superko",
+		tygem + "move 222 White L16: situational superko",
+		jinmao + "move 254 White B18: situational superko",
+	}
+	positional := []string{
+		heeroy + "move 443 Black A2: positional superko",
+		heeroy + "move 447 Black A2: positional superko",
+		heeroy + "move 451 Black A2: positional superko",
+		heeroy + "move 462 White A3: positional superko",
+		uec + "0015.sgf move 374 White N1: positional superko",
+		uec + "0037.sgf move 308 White P19: positional superko",
+		uec + "0054.sgf move 317 Black A17: positional superko",
+		uec + "0054.sgf move 325 Black A17: positional superko",
+		wago + "move 319 Black A18: positional superko",
+	}
+	for _, s := range situational[1:] {
+		positional = append(positional, strings.Replace(s, "situational", "positional", 1))
+	}
+	want := map[string][]string{
+		"japanese": occupied,
+		"aga":      append(append([]string{}, occupied...), situational...),
+		"chinese":  append(append([]string{}, occupied...), positional...),
+	}
+	// Under simple ko the same repetitions are legal: Game.Repetition reports them.
+	wantRepeats := []string{heeroy + "move 462", tygem + "move 218", tygem + "move 219", tygem + "move 220",
+		tygem + "move 221", tygem + "move 222", jinmao + "move 254"}
+
+	got := map[string][]string{}
+	var repeats []string
+	games := 0
+	for _, f := range corpusFiles(t, root) {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		col, err := Parse(data)
+		if err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		rel, _ := filepath.Rel(root, f)
+		rel = filepath.ToSlash(rel)
+		for _, g := range col.Games {
+			games++
+			name := rel
+			if len(col.Games) > 1 {
+				gn, _ := g.Get("GN")
+				name += "#" + gn
+			}
+			for _, rn := range []string{"japanese", "aga", "chinese"} {
+				rules, err := engine.Preset(rn)
+				if err != nil {
+					t.Fatal(err)
+				}
+				rp, rec, err := ReplayGame(g, rules)
+				if err != nil {
+					t.Fatalf("%s: %v", name, err)
+				}
+				for _, il := range rp.Illegal {
+					got[rn] = append(got[rn], name+" move "+itoa(il.Number)+" "+moveText(il.Move, rec.Size)+": "+il.Err.Reason.String())
+				}
+				if rn == "japanese" {
+					for _, r := range rp.Repetitions {
+						repeats = append(repeats, name+" move "+itoa(r.Number))
+					}
+				}
+			}
+		}
+	}
+	if games != 11598 {
+		t.Errorf("games = %d, want 11598", games)
+	}
+	for rn, w := range want {
+		slices.Sort(w)
+		g := got[rn]
+		slices.Sort(g)
+		if !slices.Equal(g, w) {
+			t.Errorf("%s: illegal moves\n%s\nwant\n%s", rn, strings.Join(g, "\n"), strings.Join(w, "\n"))
+		}
+	}
+	slices.Sort(repeats)
+	slices.Sort(wantRepeats)
+	if !slices.Equal(repeats, wantRepeats) {
+		t.Errorf("repetitions under simple ko:\n%s\nwant\n%s", strings.Join(repeats, "\n"), strings.Join(wantRepeats, "\n"))
+	}
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }

@@ -10,6 +10,7 @@ package sgf
 
 import (
 	"fmt"
+	"strings"
 )
 
 // SyntaxError reports malformed SGF input and where in the input it is.
@@ -97,6 +98,13 @@ func (n *Node) MainLine() []*Node {
 // now holds UTF-8 text.
 func Parse(data []byte) (*Collection, error) {
 	p := parser{src: string(data)}
+	// Size the slabs from the input: at most one node per ';' and one value per '['.
+	nodes := strings.Count(p.src, ";") + 1
+	vals := strings.Count(p.src, "[") + 1
+	p.nodes = make([]Node, 0, min(nodes, 1<<16))
+	p.kids = make([]*Node, 0, min(nodes, 1<<16))
+	p.props = make([]Property, 0, min(vals, 1<<16))
+	p.vals = make([]string, 0, min(vals, 1<<16))
 	return p.parse()
 }
 
@@ -115,7 +123,7 @@ type parser struct {
 
 func (p *parser) newNode(off int) *Node {
 	if len(p.nodes) == cap(p.nodes) {
-		p.nodes = make([]Node, 0, 256)
+		p.nodes = make([]Node, 0, 1024)
 	}
 	p.nodes = append(p.nodes, Node{Offset: off})
 	return &p.nodes[len(p.nodes)-1]
@@ -216,7 +224,7 @@ func (p *parser) addChild(parent, child *Node) {
 	if parent.Children == nil {
 		// Most nodes have exactly one child: carve a one-element slice from the slab.
 		if len(p.kids) == cap(p.kids) {
-			p.kids = make([]*Node, 0, 256)
+			p.kids = make([]*Node, 0, 1024)
 		}
 		p.kids = append(p.kids, child)
 		parent.Children = p.kids[len(p.kids)-1 : len(p.kids) : len(p.kids)]
@@ -277,7 +285,7 @@ func (p *parser) properties(n *Node, root bool) error {
 		if len(p.props) == cap(p.props) {
 			// Move this node's properties so far into a fresh slab.
 			moved := p.props[start:]
-			p.props = make([]Property, 0, max(256, 2*len(moved)))
+			p.props = make([]Property, 0, max(1024, 2*len(moved)))
 			p.props = append(p.props, moved...)
 			start = 0
 		}

@@ -270,9 +270,12 @@ func readSetup(n *Node, size int) ([]Stone, error) {
 // node that carries none of them.
 func readMove(r *Record, n *Node, size int, withSetup bool) (m Move, ok bool, err error) {
 	m.Offset = n.Offset
+	hasSetup := false
 	for _, p := range n.Props {
 		v := first(&p)
 		switch p.ID {
+		case "AB", "AW", "AE":
+			hasSetup = true
 		case "B", "W":
 			if m.Color != engine.Empty {
 				return m, false, syntaxErr(p.Offset, "a node holds two moves (B and W): one move per node")
@@ -314,7 +317,7 @@ func readMove(r *Record, n *Node, size int, withSetup bool) (m Move, ok bool, er
 			t.Periods, t.HasPeriods = k, true
 		}
 	}
-	if withSetup {
+	if withSetup && hasSetup {
 		if m.Setup, err = readSetup(n, size); err != nil {
 			return m, false, err
 		}

@@ -181,17 +181,27 @@ func (rp *replayer) step(m Move) error {
 			return err
 		}
 	}
+	twice := false
 	if g.Phase() == engine.Playing && g.ToMove() != m.Color {
 		rp.note(n, "%s moves twice in a row (no %s move recorded in between)", colorName(m.Color), colorName(m.Color.Opponent()))
 		if err := g.SetToMove(m.Color); err != nil {
 			return err
 		}
+		twice = true
 	}
 	em := m.Engine()
 	if _, err := g.Play(em); err != nil {
 		var ill *engine.IllegalMoveError
 		if !errors.As(err, &ill) {
 			return err
+		}
+		if twice && ill.Reason == engine.Ko {
+			// The ko ban is on the opponent of the player who just took the ko; the same player playing
+			// again may fill the ko. (Game.SetToMove keeps the ban, so it is lifted here.)
+			if _, err := g.Apply(em); err != nil {
+				return err
+			}
+			return nil
 		}
 		if ill.Reason == engine.GameStopped || ill.Reason == engine.GameEnded {
 			// A pass after the stop, or the like: not a rule of play; keep the record's order.
@@ -255,4 +265,35 @@ func colorName(c engine.Color) string {
 		return "White"
 	}
 	return "Black"
+}
+
+// PresetForRU names the engine preset matching an SGF RU value ("Japanese", "Chinese", "AGA",
+// "Tromp/Taylor", "NZ", ...), or "" when RU names no preset the engine knows.
+func PresetForRU(ru string) string {
+	var b []byte
+	for i := 0; i < len(ru); i++ {
+		switch c := ru[i]; {
+		case c >= 'A' && c <= 'Z':
+			b = append(b, c+'a'-'A')
+		case c >= 'a' && c <= 'z':
+			b = append(b, c)
+		}
+	}
+	switch string(b) {
+	case "japanese", "jp", "japan", "korean":
+		return "japanese"
+	case "chinese", "cn", "china":
+		return "chinese"
+	case "aga", "american":
+		return "aga"
+	case "agaterritory":
+		return "aga-territory"
+	case "tromptaylor", "tt", "tromp":
+		return "tromp-taylor"
+	case "nz", "newzealand":
+		return "new-zealand"
+	case "basic":
+		return "basic"
+	}
+	return ""
 }
