@@ -446,3 +446,21 @@ func (b *Buttons) wait(ctx context.Context, d time.Duration) bool {
 		return false
 	}
 }
+
+// Level is one input's current raw reading, for diagnostics (`kiosk doctor`
+// reports a button that reads pressed while nobody touches it as stuck or
+// shorted).
+type Level struct {
+	Button  clock.Button
+	Pin     string
+	Pressed bool
+}
+
+// Levels reads every configured input now, without debouncing.
+func (b *Buttons) Levels() []Level {
+	out := make([]Level, 0, len(b.inputs))
+	for _, in := range b.inputs {
+		out = append(out, Level{Button: in.button, Pin: in.pin.Name(), Pressed: b.pressed(in.pin.Read())})
+	}
+	return out
+}

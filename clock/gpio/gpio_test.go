@@ -399,3 +399,26 @@ func TestOpenFindsPinsByName(t *testing.T) {
 		t.Fatal("pull-up not set")
 	}
 }
+
+func TestLevels(t *testing.T) {
+	black := testPin("GPIO17", 17)
+	b, err := New(Pins{Black: black, White: testPin("GPIO27", 27), Pass: testPin("GPIO22", 22)}, Config{}, nil, quiet())
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = black.Out(gpio.Low) // stuck down
+	lv := b.Levels()
+	if len(lv) != 3 || lv[0] != (Level{clock.BlackClock, "GPIO17", true}) || lv[1].Pressed || lv[2].Pressed {
+		t.Fatalf("levels %+v", lv)
+	}
+	// Active-high wiring reads the same pin level the other way round.
+	hi, err := New(Pins{Black: testPin("A", 1), White: testPin("B", 2), Pass: testPin("C", 3)}, Config{ActiveHigh: true}, nil, quiet())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range hi.Levels() {
+		if l.Pressed {
+			t.Fatalf("pull-down input reads pressed: %+v", l)
+		}
+	}
+}
