@@ -1,0 +1,220 @@
+package calib
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"gocv.io/x/gocv"
+
+	"tengen/internal/shareddata"
+)
+
+// loadRaw reads an image in its stored pixel orientation (EXIF rotation ignored), as the labels
+// of the evaluation set require.
+func loadRaw(t testing.TB, path string) gocv.Mat {
+	t.Helper()
+	m := gocv.IMRead(path, gocv.IMReadColor|gocv.IMReadIgnoreOrientation)
+	if m.Empty() {
+		m.Close()
+		t.Fatalf("cannot read %s", path)
+	}
+	return m
+}
+
+// cornerError is the largest distance between matching corners, in pixels.
+func cornerError(a, b [4]Point2) float64 {
+	e := 0.0
+	for i := range a {
+		e = math.Max(e, math.Hypot(a[i].X-b[i].X, a[i].Y-b[i].Y))
+	}
+	return e
+}
+
+// TestFindGomrade measures corner accuracy against the hand-verified corners of gomrade-sample.
+// The bar: every image's worst corner within a quarter of a grid spacing.
+func TestFindGomrade(t *testing.T) {
+	dir := shareddata.Path(t, "vision-eval", "gomrade-sample")
+	raw, err := os.ReadFile(filepath.Join(dir, "corners_verified.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var truth map[string][4][2]float64
+	if err := json.Unmarshal(raw, &truth); err != nil {
+		t.Fatal(err)
+	}
+	names := make([]string, 0, len(truth))
+	for k := range truth {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	type row struct {
+		name          string
+		px, frac, cnf float64
+		err           error
+	}
+	var rows []row
+	for _, name := range names {
+		img := loadRaw(t, filepath.Join(dir, name))
+		var want [4]Point2
+		for i, p := range truth[name] {
+			want[i] = Point2{p[0], p[1]}
+		}
+		gt, err := FromCorners(img.Cols(), img.Rows(), 19, want)
+		if err != nil {
+			t.Fatalf("%s: ground truth: %v", name, err)
+		}
+		c, err := Find(img, FindOptions{})
+		img.Close()
+		r := row{name: name, err: err}
+		if err == nil {
+			r.px = cornerError(c.Corners, want)
+			r.frac = r.px / gt.Spacing()
+			r.cnf = c.Confidence
+			if c.Size != 19 {
+				r.err = fmt.Errorf("size %d, want 19", c.Size)
+			}
+		}
+		rows = append(rows, r)
+	}
+	failed := 0
+	for _, r := range rows {
+		status := "ok"
+		if r.err != nil || r.frac > 0.25 {
+			status = "FAIL"
+			failed++
+		}
+		t.Logf("%-26s worst corner %6.1f px = %.3f spacing  conf %.2f  %s %v", r.name, r.px, r.frac, r.cnf, status, errString(r.err))
+	}
+	if failed > 0 {
+		t.Errorf("%d of %d gomrade images outside a quarter spacing", failed, len(rows))
+	}
+}
+
+func errString(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
+}
+
+// readLabels parses a 19-line text grid of . B W.
+func readLabels(path string) ([][]byte, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var out [][]byte
+	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		f := strings.Fields(line)
+		row := make([]byte, len(f))
+		for i, s := range f {
+			row[i] = s[0]
+		}
+		out = append(out, row)
+	}
+	return out, nil
+}
+
+// stoneCheck samples the grey level around each labelled intersection and counts labelled
+// stones whose colour matches: black darker, white brighter than the empty board around them.
+func stoneCheck(img gocv.Mat, c Calibration, labels [][]byte) (good, total int) {
+	gray := gocv.NewMat()
+	defer gray.Close()
+	gocv.CvtColor(img, &gray, gocv.ColorBGRToGray)
+	r := c.Spacing() * 0.22
+	mean := func(col, row int) float64 {
+		p := c.IntersectionPixel(col, row)
+		s, n := 0.0, 0
+		for dy := -r; dy <= r; dy += math.Max(1, r/3) {
+			for dx := -r; dx <= r; dx += math.Max(1, r/3) {
+				x, y := int(p.X+dx), int(p.Y+dy)
+				if x >= 0 && y >= 0 && x < gray.Cols() && y < gray.Rows() {
+					s += float64(gray.GetUCharAt(y, x))
+					n++
+				}
+			}
+		}
+		if n == 0 {
+			return math.NaN()
+		}
+		return s / float64(n)
+	}
+	var empty []float64
+	for y, row := range labels {
+		for x, l := range row {
+			if l == '.' {
+				empty = append(empty, mean(x, y))
+			}
+		}
+	}
+	sort.Float64s(empty)
+	board := empty[len(empty)/2]
+	for y, row := range labels {
+		for x, l := range row {
+			switch l {
+			case 'B':
+				total++
+				if mean(x, y) < board-15 {
+					good++
+				}
+			case 'W':
+				total++
+				if mean(x, y) > board+15 {
+					good++
+				}
+			}
+		}
+	}
+	return good, total
+}
+
+// TestFindImago checks the found grid on imago-tests (no corners given) by sampling: labelled
+// stones must sit on dark or bright pixels at their intersections.
+func TestFindImago(t *testing.T) {
+	dir := shareddata.Path(t, "vision-eval", "imago-tests")
+	var files []string
+	for _, pat := range []string{"t1/*.jpg", "t2/*.jpg", "t2/skip/*.jpg", "t3/*.jpg"} {
+		m, _ := filepath.Glob(filepath.Join(dir, pat))
+		files = append(files, m...)
+	}
+	if len(files) == 0 {
+		t.Fatal("no imago images")
+	}
+	failed := 0
+	for _, f := range files {
+		name, _ := filepath.Rel(dir, f)
+		labels, err := readLabels(strings.TrimSuffix(f, ".jpg") + ".txt")
+		if err != nil {
+			t.Fatal(err)
+		}
+		img := loadRaw(t, f)
+		c, err := Find(img, FindOptions{})
+		if err != nil {
+			img.Close()
+			failed++
+			t.Logf("%-22s FAIL %v", name, err)
+			continue
+		}
+		good, total := stoneCheck(img, c, labels)
+		img.Close()
+		status := "ok"
+		frac := 1.0
+		if total > 0 {
+			frac = float64(good) / float64(total)
+		}
+		if c.Size != 19 || frac < 0.9 {
+			status = "FAIL"
+			failed++
+		}
+		t.Logf("%-22s size %d conf %.2f stones %3d/%3d on colour  %s", name, c.Size, c.Confidence, good, total, status)
+	}
+	if failed > 0 {
+		t.Errorf("%d of %d imago images failed", failed, len(files))
+	}
+}

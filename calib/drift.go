@@ -1,0 +1,143 @@
+package calib
+
+import (
+	"fmt"
+	"math"
+
+	"gocv.io/x/gocv"
+)
+
+// DriftReport says whether a frame still matches a calibration.
+type DriftReport struct {
+	// Moved is true when the grid no longer lies on the board's lines: recalibrate (Refind).
+	Moved bool
+	// Contrast is the line evidence on the expected grid against between it, 0..1
+	// (near the calibration's Confidence when nothing moved).
+	Contrast float64
+	// Reason explains Moved in a few words ("" when not moved).
+	Reason string
+}
+
+// Check measures, cheaply, whether frame still matches cal: it samples the line map along the
+// expected grid lines and along slightly moved copies of the grid; if a moved copy fits better,
+// or the lines are gone, or a line appears just beyond an edge, the board or camera moved.
+// A hand over the board also lowers the contrast, so callers should require a few consecutive
+// Moved reports before acting.
+func Check(frame gocv.Mat, cal Calibration) (DriftReport, error) {
+	if err := cal.Validate(); err != nil {
+		return DriftReport{}, err
+	}
+	if err := cal.CheckImage(frame.Cols(), frame.Rows()); err != nil {
+		return DriftReport{}, err
+	}
+	w, err := prepareWith(frame, checkWorkSize, false)
+	if err != nil {
+		return DriftReport{}, err
+	}
+	return w.check(cal), nil
+}
+
+// checkWorkSize is the longer side drift checks work at; coarser than finding, it is enough to
+// see a shift of a quarter spacing.
+const checkWorkSize = 800
+
+// toWork maps the calibration's corners into work pixels.
+func (w *workImage) toWork(cal Calibration) [4]Point2 {
+	var cs [4]Point2
+	for i, p := range cal.Corners {
+		cs[i] = Point2{(p.X+0.5)*w.scale - 0.5, (p.Y+0.5)*w.scale - 0.5}
+	}
+	return cs
+}
+
+// check is Check on a prepared frame.
+func (w *workImage) check(cal Calibration) DriftReport {
+	cs := w.toWork(cal)
+	cap := lineCap(&w.lines)
+	n := cal.Size
+	on, off, _ := gridEvidence(&w.lines, n, n, cs, cap)
+	rep := DriftReport{}
+	if on > 0 {
+		rep.Contrast = math.Max(0, (on-off)/(on+1))
+	}
+	base := on - off
+	if rep.Contrast < 0.3 {
+		rep.Moved, rep.Reason = true, fmt.Sprintf("grid lines not found (contrast %.2f)", rep.Contrast)
+		return rep
+	}
+	h, ok := gridH(n, n, cs)
+	if !ok {
+		rep.Moved, rep.Reason = true, "degenerate calibration"
+		return rep
+	}
+	// Each edge line must be there and nothing line-like one spacing beyond it (a shift by a
+	// whole spacing keeps the lattice aligned but breaks this).
+	r := evidenceReader{lines: &w.lines, h: h, cap: cap}
+	last := float64(n - 1)
+	// Small offsets tolerate harmless sub-line misalignment.
+	var edges, beyond [4]float64
+	for _, d := range [...]float64{-0.15, 0, 0.15} {
+		e := [4]float64{r.rowLine(d, n), r.colLine(last+d, n), r.rowLine(last+d, n), r.colLine(d, n)}
+		b := [4]float64{r.rowLine(-1+d, n), r.colLine(last+1+d, n), r.rowLine(last+1+d, n), r.colLine(-1+d, n)}
+		for s := 0; s < 4; s++ {
+			edges[s] = math.Max(edges[s], e[s])
+			beyond[s] = math.Max(beyond[s], b[s])
+		}
+	}
+	for s := 0; s < 4; s++ {
+		if edges[s] < 0.3*on {
+			rep.Moved, rep.Reason = true, fmt.Sprintf("the %s edge line is missing", sideNames[[4]int{1, 3, 0, 2}[s]])
+			return rep
+		}
+		if beyond[s] > 0.5*on {
+			rep.Moved, rep.Reason = true, fmt.Sprintf("a line appears beyond the %s edge", sideNames[[4]int{1, 3, 0, 2}[s]])
+			return rep
+		}
+	}
+	// Moved copies of the grid, a third of a spacing away: shifts, a rotation, a scaling.
+	const d = 0.35
+	m := float64(n-1) / 2
+	moves := []func(u, v float64) (float64, float64){
+		func(u, v float64) (float64, float64) { return u + d, v },
+		func(u, v float64) (float64, float64) { return u - d, v },
+		func(u, v float64) (float64, float64) { return u, v + d },
+		func(u, v float64) (float64, float64) { return u, v - d },
+		func(u, v float64) (float64, float64) { return u + d*(v-m)/m, v - d*(u-m)/m },
+		func(u, v float64) (float64, float64) { return u - d*(v-m)/m, v + d*(u-m)/m },
+		func(u, v float64) (float64, float64) { return m + (u-m)*(1+d/m), m + (v-m)*(1+d/m) },
+		func(u, v float64) (float64, float64) { return m + (u-m)*(1-d/m), m + (v-m)*(1-d/m) },
+	}
+	grid := [4]Point2{{0, 0}, {float64(n - 1), 0}, {float64(n - 1), float64(n - 1)}, {0, float64(n - 1)}}
+	for i, mv := range moves {
+		var c [4]Point2
+		for k, g := range grid {
+			u, v := mv(g.X, g.Y)
+			c[k] = applyH(h, Point2{u, v})
+		}
+		on2, off2, _ := gridEvidence(&w.lines, n, n, c, cap)
+		if on2-off2 > base {
+			rep.Moved = true
+			rep.Reason = fmt.Sprintf("grid fits better moved (variant %d: %.1f > %.1f)", i, on2-off2, base)
+			return rep
+		}
+	}
+	return rep
+}
+
+// Refind finds the board again after it or the camera was bumped: a full search restricted to
+// the calibrated size, keeping which side Black sits on. It returns ErrNoBoard if the board
+// cannot be found (for example while a hand covers it).
+func Refind(frame gocv.Mat, cal Calibration) (Calibration, error) {
+	if err := cal.Validate(); err != nil {
+		return Calibration{}, err
+	}
+	if err := cal.CheckImage(frame.Cols(), frame.Rows()); err != nil {
+		return Calibration{}, err
+	}
+	c, err := Find(frame, FindOptions{Size: cal.Size})
+	if err != nil {
+		return Calibration{}, fmt.Errorf("calib: refind: %w", err)
+	}
+	c.BlackSide = cal.BlackSide
+	return c, nil
+}

@@ -1,0 +1,178 @@
+package calib
+
+import (
+	"errors"
+	"image"
+	"image/color"
+	"math"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"gocv.io/x/gocv"
+
+	"tengen/internal/shareddata"
+)
+
+// gomradeSeq returns frame 0 of gomrade's webcam sequence and its verified calibration.
+func gomradeSeq(t testing.TB) (gocv.Mat, Calibration) {
+	t.Helper()
+	dir := shareddata.Path(t, "vision-eval", "gomrade-sample", "testing_sequence")
+	img := loadRaw(t, filepath.Join(dir, "0.jpg"))
+	truth, err := FromCorners(img.Cols(), img.Rows(), 19, [4]Point2{{407, 45}, {939, 55}, {991, 643}, {329, 621}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Calibrate as the kiosk does (Find), and make sure that agrees with the verified corners.
+	cal, err := Find(img, FindOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e := cornerError(cal.Corners, truth.Corners); e > truth.Spacing()/4 {
+		t.Fatalf("Find is %.1f px from the verified corners", e)
+	}
+	return img, cal
+}
+
+// moveFrame applies a rotation (degrees, about the image centre) and a shift to img, as a bumped
+// camera would, and returns the moved frame and the same motion applied to the corners.
+func moveFrame(img gocv.Mat, cal Calibration, deg, dx, dy float64) (gocv.Mat, Calibration) {
+	c := image.Pt(img.Cols()/2, img.Rows()/2)
+	m := gocv.GetRotationMatrix2D(c, deg, 1)
+	defer m.Close()
+	m.SetDoubleAt(0, 2, m.GetDoubleAt(0, 2)+dx)
+	m.SetDoubleAt(1, 2, m.GetDoubleAt(1, 2)+dy)
+	out := gocv.NewMat()
+	gocv.WarpAffineWithParams(img, &out, m, image.Pt(img.Cols(), img.Rows()), gocv.InterpolationLinear, gocv.BorderReplicate, color.RGBA{})
+	moved := cal
+	for i, p := range cal.Corners {
+		moved.Corners[i] = Point2{
+			m.GetDoubleAt(0, 0)*p.X + m.GetDoubleAt(0, 1)*p.Y + m.GetDoubleAt(0, 2),
+			m.GetDoubleAt(1, 0)*p.X + m.GetDoubleAt(1, 1)*p.Y + m.GetDoubleAt(1, 2),
+		}
+	}
+	return out, moved
+}
+
+func TestCheckAndRefind(t *testing.T) {
+	img, cal := gomradeSeq(t)
+	defer img.Close()
+	rep, err := Check(img, cal)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("unmoved: %+v", rep)
+	if rep.Moved {
+		t.Fatalf("unmoved frame reported as moved: %+v", rep)
+	}
+	sp := cal.Spacing()
+	tests := []struct {
+		name       string
+		deg, dx, dy float64
+	}{
+		{"shift right 1/2 spacing", 0, sp / 2, 0},
+		{"shift down 1/3 spacing", 0, 0, sp / 3},
+		{"shift one spacing", 0, sp, 0},
+		{"shift diagonal", 0, -sp * 0.4, sp * 0.4},
+		{"rotate 2 degrees", 2, 0, 0},
+		{"rotate -3 degrees and shift", -3, 10, -6},
+		{"shift 60 px", 0, 60, 25},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			moved, want := moveFrame(img, cal, tc.deg, tc.dx, tc.dy)
+			defer moved.Close()
+			rep, err := Check(moved, cal)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !rep.Moved {
+				t.Errorf("Check did not notice the move: %+v", rep)
+			}
+			got, err := Refind(moved, cal)
+			if err != nil {
+				t.Fatalf("Refind: %v", err)
+			}
+			e := cornerError(got.Corners, want.Corners)
+			t.Logf("check %+v; refind worst corner %.1f px = %.3f spacing", rep, e, e/sp)
+			if e > sp/4 {
+				t.Errorf("Refind corners off by %.1f px (> quarter spacing %.1f): got %v want %v", e, sp/4, got.Corners, want.Corners)
+			}
+			if rep2, _ := Check(moved, got); rep2.Moved {
+				t.Errorf("refound calibration still reported moved: %+v", rep2)
+			}
+		})
+	}
+}
+
+func TestCheckRejectsMismatch(t *testing.T) {
+	img := gocv.NewMatWithSize(480, 640, gocv.MatTypeCV8UC3)
+	defer img.Close()
+	cal, err := FromCorners(1280, 720, 19, [4]Point2{{407, 45}, {939, 55}, {991, 643}, {329, 621}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Check(img, cal); !errors.Is(err, ErrImageSize) {
+		t.Fatalf("Check with wrong frame size: %v", err)
+	}
+	if _, err := Refind(img, cal); !errors.Is(err, ErrImageSize) {
+		t.Fatalf("Refind with wrong frame size: %v", err)
+	}
+	if _, err := Check(img, Calibration{}); !errors.Is(err, ErrVersion) {
+		t.Fatalf("Check with zero calibration: %v", err)
+	}
+}
+
+// TestFindNoBoard: frames without a board give ErrNoBoard (or ErrBadImage), quickly, never a panic.
+func TestFindNoBoard(t *testing.T) {
+	black := gocv.NewMatWithSize(1080, 1920, gocv.MatTypeCV8UC3)
+	defer black.Close()
+	noise := gocv.NewMatWithSize(1080, 1920, gocv.MatTypeCV8UC3)
+	defer noise.Close()
+	gocv.RandU(&noise, gocv.NewScalar(0, 0, 0, 0), gocv.NewScalar(255, 255, 255, 0))
+	gray := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(128, 128, 128, 0), 720, 1280, gocv.MatTypeCV8UC3)
+	defer gray.Close()
+	// An empty table: a real photo's corner without the board, blurred wood-like texture.
+	table := gocv.NewMatWithSize(720, 1280, gocv.MatTypeCV8UC3)
+	defer table.Close()
+	gocv.RandN(&table, gocv.NewScalar(120, 140, 170, 0), gocv.NewScalar(30, 30, 30, 0))
+	gocv.GaussianBlur(table, &table, image.Pt(31, 3), 10, 1, gocv.BorderReflect)
+	// A few random straight lines (cables, table edges) that do not form a lattice.
+	gocv.Line(&table, image.Pt(0, 100), image.Pt(1280, 300), color.RGBA{20, 20, 20, 0}, 3)
+	gocv.Line(&table, image.Pt(400, 0), image.Pt(600, 720), color.RGBA{20, 20, 20, 0}, 3)
+	empty := gocv.NewMat()
+	defer empty.Close()
+	tiny := gocv.NewMatWithSize(3, 3, gocv.MatTypeCV8UC3)
+	defer tiny.Close()
+	tests := []struct {
+		name string
+		img  gocv.Mat
+	}{{"black", black}, {"noise", noise}, {"flat grey", gray}, {"table with lines", table}, {"empty Mat", empty}, {"tiny", tiny}}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			start := time.Now()
+			c, err := Find(tc.img, FindOptions{})
+			if err == nil {
+				t.Fatalf("found a board: %+v", c)
+			}
+			if !errors.Is(err, ErrNoBoard) && !errors.Is(err, ErrBadImage) {
+				t.Fatalf("error %v is neither ErrNoBoard nor ErrBadImage", err)
+			}
+			t.Logf("%v in %v", err, time.Since(start))
+		})
+	}
+}
+
+func TestOrderCorners(t *testing.T) {
+	want := [4]Point2{{10, 10}, {100, 12}, {98, 90}, {12, 95}}
+	for _, perm := range [][4]int{{0, 1, 2, 3}, {2, 0, 3, 1}, {3, 2, 1, 0}, {1, 3, 0, 2}} {
+		var in [4]Point2
+		for i, k := range perm {
+			in[i] = want[k]
+		}
+		if got := orderCorners(in); got != want {
+			t.Errorf("orderCorners(%v) = %v, want %v", in, got, want)
+		}
+	}
+	_ = math.Pi
+}

@@ -1,0 +1,236 @@
+package calib
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"sort"
+
+	"gocv.io/x/gocv"
+)
+
+// FindOptions tunes Find. The zero value looks for 9x9, 13x13 and 19x19 boards.
+type FindOptions struct {
+	// Size, when not zero, is the only board size considered (MinSize..MaxSize).
+	Size int
+	// MinConfidence rejects weaker fits with ErrNoBoard; 0 means DefaultMinConfidence.
+	MinConfidence float64
+	// WorkSize is the longer image side used for finding; 0 means 1000 pixels.
+	WorkSize int
+	// Context, when set, lets a caller abandon a search (checked between candidates).
+	Context context.Context
+}
+
+// DefaultMinConfidence is the least confidence Find accepts by default.
+const DefaultMinConfidence = 0.25
+
+// debugFind, when set by a test, receives trace lines from the finder.
+var debugFind func(format string, a ...any)
+
+func trace(format string, a ...any) {
+	if debugFind != nil {
+		debugFind(format, a...)
+	}
+}
+
+// DefaultSizes are the board sizes Find looks for when FindOptions.Size is zero.
+var defaultSizes = [...]int{9, 13, 19}
+
+// Find locates the board in one frame (BGR, BGRA or grey): its size, the corner intersections
+// and a confidence in 0..1. It returns an error wrapping ErrNoBoard when no grid is convincing,
+// and ErrBadImage for an empty or unsupported Mat. Black's side defaults to the image bottom.
+func Find(img gocv.Mat, opts FindOptions) (Calibration, error) {
+	work := opts.WorkSize
+	if work <= 0 {
+		work = defaultWorkSize
+	}
+	if opts.Size != 0 && (opts.Size < MinSize || opts.Size > MaxSize) {
+		return Calibration{}, fmt.Errorf("%w: %d", ErrBoardSize, opts.Size)
+	}
+	w, err := prepare(img, work)
+	if err != nil {
+		return Calibration{}, err
+	}
+	sizes := defaultSizes[:]
+	if opts.Size != 0 {
+		sizes = []int{opts.Size}
+	}
+	fit, err := findGrid(opts.Context, w, sizes)
+	if err != nil {
+		return Calibration{}, err
+	}
+	minConf := opts.MinConfidence
+	if minConf == 0 {
+		minConf = DefaultMinConfidence
+	}
+	if conf := fit.contrast(); conf < minConf {
+		return Calibration{}, fmt.Errorf("%w: best grid %dx%d has confidence %.2f (< %.2f)", ErrNoBoard, fit.cols, fit.rows, conf, minConf)
+	}
+	return w.calibration(img.Cols(), img.Rows(), fit)
+}
+
+// calibration converts a fit in work pixels into a Calibration for the original frame.
+func (w *workImage) calibration(iw, ih int, fit gridFit) (Calibration, error) {
+	var cs [4]Point2
+	for i, p := range fit.corners {
+		cs[i] = Point2{(p.X+0.5)/w.scale - 0.5, (p.Y+0.5)/w.scale - 0.5}
+	}
+	cs = orderCorners(cs)
+	c := Calibration{
+		Version: FormatVersion, ImageWidth: iw, ImageHeight: ih, Size: fit.cols,
+		Corners: cs, BlackSide: Bottom, Confidence: fit.contrast(),
+	}
+	if err := c.Validate(); err != nil {
+		return Calibration{}, fmt.Errorf("%w: found grid is not usable: %v", ErrNoBoard, err)
+	}
+	return c, nil
+}
+
+// orderCorners puts four corners in TL, TR, BR, BL order as seen on screen: clockwise around
+// their centre, starting with the one nearest the image's top-left.
+func orderCorners(c [4]Point2) [4]Point2 {
+	cx := (c[0].X + c[1].X + c[2].X + c[3].X) / 4
+	cy := (c[0].Y + c[1].Y + c[2].Y + c[3].Y) / 4
+	idx := []int{0, 1, 2, 3}
+	sort.Slice(idx, func(a, b int) bool {
+		return math.Atan2(c[idx[a]].Y-cy, c[idx[a]].X-cx) < math.Atan2(c[idx[b]].Y-cy, c[idx[b]].X-cx)
+	})
+	// Angles increase clockwise on screen (y down). Start at the corner pointing up-left.
+	first := 0
+	bestD := math.Inf(1)
+	for i, k := range idx {
+		a := math.Atan2(c[k].Y-cy, c[k].X-cx)
+		d := math.Abs(math.Remainder(a-(-3*math.Pi/4), 2*math.Pi))
+		if d < bestD {
+			bestD, first = d, i
+		}
+	}
+	var out [4]Point2
+	for i := 0; i < 4; i++ {
+		out[i] = c[idx[(first+i)%4]]
+	}
+	return out
+}
+
+// findGrid runs the pipeline on a prepared frame: line families, rectification, lattice fit per
+// size, refinement, and returns the best-scoring grid.
+func findGrid(ctx context.Context, w *workImage, sizes []int) (gridFit, error) {
+	if len(w.segs) < 8 {
+		return gridFit{}, fmt.Errorf("%w: too few straight lines (%d)", ErrNoBoard, len(w.segs))
+	}
+	n := frameNorm{cx: float64(w.lines.w) / 2, cy: float64(w.lines.h) / 2, f: float64(max(w.lines.w, w.lines.h)) / 2}
+	segs := make([]normSeg, len(w.segs))
+	for i, s := range w.segs {
+		p, q := n.pt(s.x1, s.y1), n.pt(s.x2, s.y2)
+		l := cross(p, q)
+		ln := math.Hypot(l[0], l[1])
+		segs[i] = normSeg{p: p, q: q, mid: n.pt((s.x1+s.x2)/2, (s.y1+s.y2)/2), line: vec3{l[0] / ln, l[1] / ln, l[2] / ln}, w: s.len}
+	}
+	vps := findVanishing(segs, n.f, 4)
+	cap := lineCap(&w.lines)
+	best := gridFit{}
+	bestScore := math.Inf(-1)
+	tried := 0
+	for i := 0; i < len(vps); i++ {
+		for j := i + 1; j < len(vps); j++ {
+			if ctx != nil && ctx.Err() != nil {
+				return gridFit{}, fmt.Errorf("calib: find: %w", ctx.Err())
+			}
+			if angleBetween(directionAngle(vps[i].v), directionAngle(vps[j].v)) < 30*math.Pi/180 {
+				continue
+			}
+			if tried == 3 {
+				break
+			}
+			tried++
+			fit, ok := fitPair(w, n, vps[i], vps[j], segs, sizes, cap)
+			if !ok {
+				continue
+			}
+			if s := fit.score(); s > bestScore {
+				best, bestScore = fit, s
+			}
+		}
+	}
+	if best.cols == 0 {
+		return gridFit{}, fmt.Errorf("%w: no two families of grid lines", ErrNoBoard)
+	}
+	return best, nil
+}
+
+// fitPair fits lattices of each size to the canvas defined by two line families, refines the
+// most convincing one in the image, grows or trims it to the lines actually present and snaps
+// it to an allowed size.
+func fitPair(w *workImage, n frameNorm, va, vb vanishing, segs []normSeg, sizes []int, cap float32) (gridFit, bool) {
+	r, ok := newRectifier(n, va, vb, segs)
+	if !ok {
+		return gridFit{}, false
+	}
+	px, py := r.profiles(&w.lines)
+	var best gridFit
+	bestScore := math.Inf(-1)
+	var bx, by window
+	for _, s := range sizes {
+		wx, wy := bestWindow(px, s), bestWindow(py, s)
+		trace("size %d window x %+v y %+v", s, wx, wy)
+		if sc := wx.score + wy.score; sc > bestScore {
+			bestScore, bx, by = sc, wx, wy
+		}
+	}
+	if bx.n == 0 {
+		return gridFit{}, false
+	}
+	x0, x1 := bx.start, bx.start+float64(bx.n-1)*bx.step
+	y0, y1 := by.start, by.start+float64(by.n-1)*by.step
+	var cs [4]Point2
+	for i, p := range [4][2]float64{{x0, y0}, {x1, y0}, {x1, y1}, {x0, y1}} {
+		x, y, ok := r.fromCanvas.applyPt(p[0], p[1])
+		if !ok {
+			return gridFit{}, false
+		}
+		cs[i] = Point2{x, y}
+	}
+	if checkQuad(orderCorners(cs), float64(w.lines.w), float64(w.lines.h)) != nil {
+		return gridFit{}, false
+	}
+	g := refineGrid(&w.lines, gridFit{cols: bx.n, rows: by.n, corners: cs, lattice: bestScore}, cap, 2)
+	trace("refined %dx%d on %.2f off %.2f out %.2f", g.cols, g.rows, g.on, g.off, g.out)
+	g = growGrid(&w.lines, g, cap)
+	trace("grown %dx%d on %.2f off %.2f out %.2f", g.cols, g.rows, g.on, g.off, g.out)
+	best, ok = snapToSize(&w.lines, g, sizes, cap)
+	trace("snapped %dx%d on %.2f off %.2f out %.2f ok %v", best.cols, best.rows, best.on, best.off, best.out, ok)
+	return best, ok
+}
+
+// snapToSize turns a cols x rows lattice into a square one of an allowed size, trying every way
+// of adding or removing up to two lines per axis, and keeps the best by image evidence.
+func snapToSize(lines *plane, g gridFit, sizes []int, cap float32) (gridFit, bool) {
+	h, ok := gridH(g.cols, g.rows, g.corners)
+	if !ok {
+		return gridFit{}, false
+	}
+	best := gridFit{}
+	bestScore := math.Inf(-1)
+	for _, s := range sizes {
+		dc, dr := s-g.cols, s-g.rows
+		if dc < -2 || dc > 2 || dr < -2 || dr > 2 {
+			continue
+		}
+		// Split each axis change between the two sides in every way, and also try the lattice
+		// shifted by one line (a decorative frame line or the board's edge can pass for a line).
+		for left := min(0, dc) - 1; left <= max(0, dc)+1; left++ {
+			for top := min(0, dr) - 1; top <= max(0, dr)+1; top++ {
+				u0, u1 := -float64(left), float64(g.cols-1+dc-left)
+				v0, v1 := -float64(top), float64(g.rows-1+dr-top)
+				c := gridFit{cols: s, rows: s, lattice: g.lattice, corners: [4]Point2{
+					applyH(h, Point2{u0, v0}), applyH(h, Point2{u1, v0}), applyH(h, Point2{u1, v1}), applyH(h, Point2{u0, v1})}}
+				c = refineGrid(lines, c, cap, 1)
+				trace("snap candidate %d left %d top %d: on %.2f off %.2f out %.2f score %.2f", s, left, top, c.on, c.off, c.out, c.score())
+				if sc := c.score(); sc > bestScore {
+					best, bestScore = c, sc
+				}
+			}
+		}
+	}
+	return best, best.cols != 0
+}

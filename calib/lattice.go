@@ -1,0 +1,252 @@
+package calib
+
+import (
+	"math"
+	"sort"
+)
+
+// mat3 is a row-major 3x3 matrix acting on homogeneous points.
+type mat3 [9]float64
+
+func (m mat3) mul(b mat3) mat3 {
+	var r mat3
+	for i := 0; i < 3; i++ {
+		for j := 0; j < 3; j++ {
+			for k := 0; k < 3; k++ {
+				r[i*3+j] += m[i*3+k] * b[k*3+j]
+			}
+		}
+	}
+	return r
+}
+
+func (m mat3) apply(v vec3) vec3 {
+	return vec3{
+		m[0]*v[0] + m[1]*v[1] + m[2]*v[2],
+		m[3]*v[0] + m[4]*v[1] + m[5]*v[2],
+		m[6]*v[0] + m[7]*v[1] + m[8]*v[2],
+	}
+}
+
+// applyPt maps a work pixel through m, reporting false if it lands at or behind infinity.
+func (m mat3) applyPt(x, y float64) (float64, float64, bool) {
+	v := m.apply(vec3{x, y, 1})
+	if v[2] <= 1e-9 {
+		return 0, 0, false
+	}
+	return v[0] / v[2], v[1] / v[2], true
+}
+
+// rectifier maps work pixels to a square canvas in which the two line families are axis-parallel
+// and evenly spaced: family A horizontal, family B vertical.
+type rectifier struct {
+	toCanvas   mat3 // work pixel -> canvas
+	fromCanvas mat3
+	size       int
+}
+
+const canvasSize = 640
+
+// newRectifier builds the projective rectification from two vanishing points (in the
+// conditioned frame) and fits the canvas to the inlier segments. It fails when the vanishing
+// points are inconsistent with a board seen from the front.
+func newRectifier(n frameNorm, va, vb vanishing, segs []normSeg) (rectifier, bool) {
+	norm := mat3{1 / n.f, 0, -n.cx / n.f, 0, 1 / n.f, -n.cy / n.f, 0, 0, 1}
+	h := cross(va.v, vb.v)
+	if math.Abs(h[2]) < 1e-9 {
+		return rectifier{}, false
+	}
+	hp := mat3{1, 0, 0, 0, 1, 0, h[0] / h[2], h[1] / h[2], 1}
+	da, db := hp.apply(va.v), hp.apply(vb.v)
+	// After hp both vanishing points are at infinity: da, db are the line directions.
+	det := da[0]*db[1] - db[0]*da[1]
+	if math.Abs(det) < 1e-12 {
+		return rectifier{}, false
+	}
+	// A maps da -> (1,0) and db -> (0,1).
+	a := mat3{db[1] / det, -db[0] / det, 0, -da[1] / det, da[0] / det, 0, 0, 0, 1}
+	r := a.mul(hp).mul(norm)
+	// The horizon must not cross the board: every inlier end must map in front.
+	var xs, ys []float64
+	for _, fam := range []vanishing{va, vb} {
+		for _, k := range fam.inliers {
+			for _, p := range []vec3{segs[k].p, segs[k].q} {
+				px, py := p[0]*n.f+n.cx, p[1]*n.f+n.cy
+				x, y, ok := r.applyPt(px, py)
+				if !ok {
+					return rectifier{}, false
+				}
+				xs = append(xs, x)
+				ys = append(ys, y)
+			}
+		}
+	}
+	if len(xs) < 8 {
+		return rectifier{}, false
+	}
+	sort.Float64s(xs)
+	sort.Float64s(ys)
+	q := func(s []float64, f float64) float64 { return s[int(f*float64(len(s)-1))] }
+	x0, x1 := q(xs, 0.01), q(xs, 0.99)
+	y0, y1 := q(ys, 0.01), q(ys, 0.99)
+	if !(x1 > x0) || !(y1 > y0) {
+		return rectifier{}, false
+	}
+	mx, my := 0.15*(x1-x0), 0.15*(y1-y0)
+	x0, x1, y0, y1 = x0-mx, x1+mx, y0-my, y1+my
+	c := float64(canvasSize)
+	t := mat3{c / (x1 - x0), 0, -x0 * c / (x1 - x0), 0, c / (y1 - y0), -y0 * c / (y1 - y0), 0, 0, 1}
+	to := t.mul(r)
+	from, ok := invert3(to)
+	if !ok {
+		return rectifier{}, false
+	}
+	return rectifier{toCanvas: to, fromCanvas: from, size: canvasSize}, true
+}
+
+// profiles warps the line map into the canvas and returns, per canvas column, the evidence for
+// a vertical line there and, per canvas row, for a horizontal one. Directional erosion keeps
+// lines of the wanted direction and drops the crossing ones.
+func (r rectifier) profiles(lines *plane) (px, py []float64) {
+	n := r.size
+	canvas := make([]float32, n*n)
+	fm := r.fromCanvas
+	for y := 0; y < n; y++ {
+		for x := 0; x < n; x++ {
+			sx, sy, ok := fm.applyPt(float64(x), float64(y))
+			if ok {
+				canvas[y*n+x] = lines.at(sx, sy)
+			}
+		}
+	}
+	const half = 6 // erosion half-length in canvas pixels
+	px = make([]float64, n)
+	py = make([]float64, n)
+	for y := 0; y < n; y++ {
+		for x := 0; x < n; x++ {
+			// Vertical erosion: minimum over a vertical run.
+			mv := float32(math.MaxFloat32)
+			for d := -half; d <= half; d++ {
+				yy := y + d
+				if yy < 0 || yy >= n {
+					mv = 0
+					break
+				}
+				mv = min(mv, canvas[yy*n+x])
+			}
+			px[x] += float64(mv)
+			mh := float32(math.MaxFloat32)
+			for d := -half; d <= half; d++ {
+				xx := x + d
+				if xx < 0 || xx >= n {
+					mh = 0
+					break
+				}
+				mh = min(mh, canvas[y*n+xx])
+			}
+			py[y] += float64(mh)
+		}
+	}
+	return normalizeProfile(px), normalizeProfile(py)
+}
+
+// normalizeProfile smooths p, removes its median (the background level) and scales it so the
+// strongest peaks are near 1.
+func normalizeProfile(p []float64) []float64 {
+	n := len(p)
+	s := make([]float64, n)
+	k := []float64{0.06, 0.24, 0.4, 0.24, 0.06}
+	for i := range p {
+		for j, w := range k {
+			ii := min(n-1, max(0, i+j-2))
+			s[i] += w * p[ii]
+		}
+	}
+	sorted := append([]float64(nil), s...)
+	sort.Float64s(sorted)
+	med := sorted[n/2]
+	top := sorted[n-1-n/100] - med
+	if top <= 0 {
+		top = 1
+	}
+	for i := range s {
+		s[i] = (s[i] - med) / top
+	}
+	return s
+}
+
+// sample reads p at fractional position x (linear interpolation); outside reads as 0.
+func sample(p []float64, x float64) float64 {
+	if !(x >= 0 && x <= float64(len(p)-1)) {
+		return 0
+	}
+	i := int(x)
+	if i >= len(p)-1 {
+		return p[len(p)-1]
+	}
+	f := x - float64(i)
+	return p[i]*(1-f) + p[i+1]*f
+}
+
+// window is a run of n evenly spaced lines in a profile: first line at start, spacing step.
+type window struct {
+	n           int
+	start, step float64
+	score       float64
+}
+
+// windowScore rates n lines at start+k*step: strong on the lines, weak half-way between them and
+// weak one step beyond either end (a board has no line there).
+func windowScore(p []float64, n int, start, step float64) float64 {
+	var vals [MaxSize]float64
+	for k := 0; k < n; k++ {
+		vals[k] = sample(p, start+float64(k)*step)
+	}
+	// Hidden lines (covered by stones) should not sink a window; the weakest few count less.
+	sort.Float64s(vals[:n])
+	trim := n / 6
+	on := 0.0
+	for _, v := range vals[trim:n] {
+		on += v
+	}
+	on /= float64(n - trim)
+	// Between two lattice lines there must be no line at all: take the strongest evidence
+	// anywhere inside each gap (this rejects lattices whose spacing is 1.5 or 2.25 lines).
+	off := 0.0
+	for k := 0; k < n-1; k++ {
+		m := 0.0
+		for f := 0.25; f <= 0.76; f += 0.0625 {
+			m = math.Max(m, sample(p, start+(float64(k)+f)*step))
+		}
+		off += m
+	}
+	off /= float64(n - 1)
+	out := math.Max(math.Max(0, sample(p, start-step)), math.Max(0, sample(p, start+float64(n)*step)))
+	return on - off - 0.8*out
+}
+
+// bestWindow searches every start and spacing for n lines in p, coarse then fine.
+func bestWindow(p []float64, n int) window {
+	l := float64(len(p))
+	best := window{n: n, score: math.Inf(-1)}
+	minStep := l * 0.25 / float64(n-1)
+	maxStep := l * 0.95 / float64(n-1)
+	for step := minStep; step <= maxStep; step += 0.5 {
+		span := step * float64(n-1)
+		for start := 0.0; start+span <= l-1; start += 1 {
+			if s := windowScore(p, n, start, step); s > best.score {
+				best = window{n: n, start: start, step: step, score: s}
+			}
+		}
+	}
+	// Fine search around the best.
+	c := best
+	for step := c.step - 0.5; step <= c.step+0.5; step += 0.05 {
+		for start := c.start - 1; start <= c.start+1; start += 0.1 {
+			if s := windowScore(p, n, start, step); s > best.score {
+				best = window{n: n, start: start, step: step, score: s}
+			}
+		}
+	}
+	return best
+}

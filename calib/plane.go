@@ -1,0 +1,188 @@
+package calib
+
+import (
+	"fmt"
+	"image"
+	"math"
+
+	"gocv.io/x/gocv"
+)
+
+// plane is a single-channel float image held in Go memory, so the search loops run without cgo
+// calls and no Mat outlives the function that made it.
+type plane struct {
+	w, h int
+	pix  []float32
+}
+
+// at samples p bilinearly; points outside the image read as 0.
+func (p *plane) at(x, y float64) float32 {
+	if !(x >= 0 && y >= 0 && x <= float64(p.w-1) && y <= float64(p.h-1)) {
+		return 0
+	}
+	x0, y0 := int(x), int(y)
+	x1, y1 := x0+1, y0+1
+	if x1 >= p.w {
+		x1 = x0
+	}
+	if y1 >= p.h {
+		y1 = y0
+	}
+	fx, fy := float32(x-float64(x0)), float32(y-float64(y0))
+	r0 := p.pix[y0*p.w+x0]*(1-fx) + p.pix[y0*p.w+x1]*fx
+	r1 := p.pix[y1*p.w+x0]*(1-fx) + p.pix[y1*p.w+x1]*fx
+	return r0*(1-fy) + r1*fy
+}
+
+// planeFromMat copies a single-channel CV_8U or CV_32F Mat into a plane.
+func planeFromMat(m gocv.Mat) (plane, error) {
+	if m.Empty() || m.Channels() != 1 {
+		return plane{}, fmt.Errorf("%w: need one channel", ErrBadImage)
+	}
+	w, h := m.Cols(), m.Rows()
+	p := plane{w: w, h: h, pix: make([]float32, w*h)}
+	switch m.Type() {
+	case gocv.MatTypeCV8U:
+		if !m.IsContinuous() {
+			return plane{}, fmt.Errorf("%w: non-continuous Mat", ErrBadImage)
+		}
+		b, err := m.DataPtrUint8()
+		if err != nil {
+			return plane{}, fmt.Errorf("%w: %v", ErrBadImage, err)
+		}
+		for i := range p.pix {
+			p.pix[i] = float32(b[i])
+		}
+	case gocv.MatTypeCV32F:
+		if !m.IsContinuous() {
+			return plane{}, fmt.Errorf("%w: non-continuous Mat", ErrBadImage)
+		}
+		f, err := m.DataPtrFloat32()
+		if err != nil {
+			return plane{}, fmt.Errorf("%w: %v", ErrBadImage, err)
+		}
+		copy(p.pix, f)
+	default:
+		return plane{}, fmt.Errorf("%w: Mat type %v", ErrBadImage, m.Type())
+	}
+	return p, nil
+}
+
+// workImage is a frame prepared for grid finding: downscaled and turned into a map of thin dark
+// lines (a morphological black-hat), which is what grid lines are on every board we know of.
+type workImage struct {
+	scale float64 // work pixels per original pixel (<= 1)
+	lines plane   // black-hat response, lightly blurred, in work pixels
+	gray  plane   // grey levels in work pixels
+	segs  []segment
+}
+
+// defaultWorkSize is the longer side, in pixels, that frames are reduced to before finding.
+const defaultWorkSize = 1000
+
+// prepare converts img (BGR, BGRA or grey, any size) into a workImage whose longer side is at
+// most maxSide pixels.
+func prepare(img gocv.Mat, maxSide int) (*workImage, error) {
+	return prepareWith(img, maxSide, true)
+}
+
+// prepareWith is prepare, optionally skipping the line-segment search (drift checks only
+// sample the line map).
+func prepareWith(img gocv.Mat, maxSide int, segments bool) (*workImage, error) {
+	if img.Empty() || img.Cols() < 16 || img.Rows() < 16 {
+		return nil, fmt.Errorf("%w: %dx%d", ErrBadImage, img.Cols(), img.Rows())
+	}
+	gray := gocv.NewMat()
+	defer gray.Close()
+	switch img.Channels() {
+	case 1:
+		img.CopyTo(&gray)
+	case 3:
+		gocv.CvtColor(img, &gray, gocv.ColorBGRToGray)
+	case 4:
+		gocv.CvtColor(img, &gray, gocv.ColorBGRAToGray)
+	default:
+		return nil, fmt.Errorf("%w: %d channels", ErrBadImage, img.Channels())
+	}
+	if gray.Type() != gocv.MatTypeCV8U {
+		return nil, fmt.Errorf("%w: need 8-bit pixels, got %v", ErrBadImage, img.Type())
+	}
+	scale := 1.0
+	if long := max(img.Cols(), img.Rows()); long > maxSide {
+		scale = float64(maxSide) / float64(long)
+		small := gocv.NewMat()
+		defer small.Close()
+		sz := image.Pt(int(math.Round(float64(img.Cols())*scale)), int(math.Round(float64(img.Rows())*scale)))
+		gocv.Resize(gray, &small, sz, 0, 0, gocv.InterpolationArea)
+		small.CopyTo(&gray)
+	}
+	// Kernel a few times a grid line's width at this scale, smaller than a stone.
+	k := max(5, int(math.Round(float64(max(gray.Cols(), gray.Rows()))/140))|1)
+	kernel := gocv.GetStructuringElement(gocv.MorphEllipse, image.Pt(k, k))
+	defer kernel.Close()
+	bh := gocv.NewMat()
+	defer bh.Close()
+	gocv.MorphologyEx(gray, &bh, gocv.MorphBlackhat, kernel)
+	gocv.GaussianBlur(bh, &bh, image.Pt(3, 3), 0.8, 0.8, gocv.BorderReplicate)
+
+	w := &workImage{scale: scale}
+	var err error
+	if w.lines, err = planeFromMat(bh); err != nil {
+		return nil, err
+	}
+	if w.gray, err = planeFromMat(gray); err != nil {
+		return nil, err
+	}
+	if segments {
+		w.segs = findSegments(bh, &w.lines)
+	}
+	return w, nil
+}
+
+// segment is a straight piece of a dark line, in work pixels.
+type segment struct {
+	x1, y1, x2, y2 float64
+	len            float64
+}
+
+// findSegments thresholds the line map at a high percentile and runs the probabilistic Hough
+// transform on it.
+func findSegments(bh gocv.Mat, lines *plane) []segment {
+	var hist [256]int
+	for _, v := range lines.pix {
+		hist[min(255, max(0, int(v)))]++
+	}
+	// Grid lines cover a few per cent of a frame; keep the strongest 7% of pixels, but never
+	// pixels barely darker than their surroundings (a black or flat frame has none).
+	target := len(lines.pix) * 93 / 100
+	t, acc := 0, 0
+	for t = 0; t < 255; t++ {
+		acc += hist[t]
+		if acc >= target {
+			break
+		}
+	}
+	t = max(t, 6)
+	bin := gocv.NewMat()
+	defer bin.Close()
+	gocv.Threshold(bh, &bin, float32(t), 255, gocv.ThresholdBinary)
+	long := float32(max(lines.w, lines.h))
+	hl := gocv.NewMat()
+	defer hl.Close()
+	gocv.HoughLinesPWithParams(bin, &hl, 1, math.Pi/360, int(long/25), long/30, long/200)
+	n := hl.Rows()
+	const maxSegs = 4000
+	if n > maxSegs {
+		n = maxSegs
+	}
+	segs := make([]segment, 0, n)
+	for i := 0; i < n; i++ {
+		v := hl.GetVeciAt(i, 0)
+		s := segment{x1: float64(v[0]), y1: float64(v[1]), x2: float64(v[2]), y2: float64(v[3])}
+		s.len = math.Hypot(s.x2-s.x1, s.y2-s.y1)
+		if s.len > 0 {
+			segs = append(segs, s)
+		}
+	}
+	return segs
+}

@@ -1,0 +1,244 @@
+package calib
+
+import (
+	"math"
+)
+
+// gridFit is a candidate board: a lattice of cols x rows lines whose corner intersections
+// (grid (0,0), (cols-1,0), (cols-1,rows-1), (0,rows-1)) lie at corners, in work pixels.
+type gridFit struct {
+	cols, rows int
+	corners    [4]Point2
+	on, off    float64 // mean line evidence on the grid lines and between them
+	out        float64 // mean line evidence one spacing beyond the edge lines (a board has none)
+	lattice    float64 // score of the lattice fit in the rectified canvas
+}
+
+// score ranks fits: strong lines on the lattice, weak between and beyond it.
+func (g gridFit) score() float64 { return g.on - g.off - 0.8*g.out }
+
+// contrast is the fit's quality in 0..1: how much stronger the line evidence is on the grid
+// lines than between them and beyond the edges.
+func (g gridFit) contrast() float64 {
+	if g.on <= 0 {
+		return 0
+	}
+	return math.Max(0, (g.on-g.off-0.5*g.out)/(g.on+1))
+}
+
+// gridH is the homography from grid coordinates of g to work pixels.
+func gridH(cols, rows int, corners [4]Point2) ([9]float64, bool) {
+	u, v := float64(cols-1), float64(rows-1)
+	return homographyFrom4([4]Point2{{0, 0}, {u, 0}, {u, v}, {0, v}}, corners)
+}
+
+// evidenceReader samples the capped line map at grid coordinates.
+type evidenceReader struct {
+	lines *plane
+	h     [9]float64
+	cap   float32
+}
+
+func (r *evidenceReader) read(u, v float64) float64 {
+	h := &r.h
+	w := h[6]*u + h[7]*v + h[8]
+	if w <= 0 {
+		return 0
+	}
+	x := (h[0]*u + h[1]*v + h[2]) / w
+	y := (h[3]*u + h[4]*v + h[5]) / w
+	return float64(min(r.cap, r.lines.at(x, y)))
+}
+
+var alongFr = [...]float64{0.25, 0.5, 0.75}
+
+// colLine is the mean evidence along the line u = t, between rows 0 and rows-1.
+func (r *evidenceReader) colLine(t float64, rows int) float64 {
+	s := 0.0
+	for j := 0; j < rows-1; j++ {
+		for _, f := range alongFr {
+			s += r.read(t, float64(j)+f)
+		}
+	}
+	return s / float64((rows-1)*len(alongFr))
+}
+
+// rowLine is the mean evidence along the line v = t, between cols 0 and cols-1.
+func (r *evidenceReader) rowLine(t float64, cols int) float64 {
+	s := 0.0
+	for j := 0; j < cols-1; j++ {
+		for _, f := range alongFr {
+			s += r.read(float64(j)+f, t)
+		}
+	}
+	return s / float64((cols-1)*len(alongFr))
+}
+
+var offFr = [...]float64{0.25, 0.375, 0.5, 0.625, 0.75}
+
+// gridEvidence samples the line map along every grid line (between intersections, where
+// stones cover less), between the lines, and one spacing beyond the edge lines.
+func gridEvidence(lines *plane, cols, rows int, corners [4]Point2, cap float32) (on, off, out float64) {
+	h, ok := gridH(cols, rows, corners)
+	if !ok {
+		return 0, 0, 0
+	}
+	r := evidenceReader{lines: lines, h: h, cap: cap}
+	for i := 0; i < cols; i++ {
+		on += r.colLine(float64(i), rows)
+	}
+	for i := 0; i < rows; i++ {
+		on += r.rowLine(float64(i), cols)
+	}
+	on /= float64(cols + rows)
+	n := 0
+	for i := -1; i < cols; i++ {
+		for _, g := range offFr {
+			if i == -1 && g < 0.5 || i == cols-1 && g > 0.5 {
+				continue // a board's margin is narrower than a spacing
+			}
+			off += r.colLine(float64(i)+g, rows)
+			n++
+		}
+	}
+	for i := -1; i < rows; i++ {
+		for _, g := range offFr {
+			if i == -1 && g < 0.5 || i == rows-1 && g > 0.5 {
+				continue
+			}
+			off += r.rowLine(float64(i)+g, cols)
+			n++
+		}
+	}
+	off /= float64(n)
+	out = (r.colLine(-1, rows) + r.colLine(float64(cols), rows) + r.rowLine(-1, cols) + r.rowLine(float64(rows), cols)) / 4
+	return on, off, out
+}
+
+// lineCap is a high percentile of the line map, used to clip outliers (stone rims, text) so a
+// few very dark pixels cannot outvote the grid.
+func lineCap(lines *plane) float32 {
+	var hist [256]int
+	for _, v := range lines.pix {
+		hist[min(255, max(0, int(v)))]++
+	}
+	target := len(lines.pix) * 995 / 1000
+	acc := 0
+	for t := 0; t < 256; t++ {
+		acc += hist[t]
+		if acc >= target {
+			return float32(max(t, 4))
+		}
+	}
+	return 255
+}
+
+// refineGrid moves the four corners, a fraction of a pixel at a time, to where the lattice best
+// matches the line map. start is the first step in work pixels.
+func refineGrid(lines *plane, g gridFit, cap float32, start float64) gridFit {
+	obj := func(c [4]Point2) gridFit {
+		on, off, out := gridEvidence(lines, g.cols, g.rows, c, cap)
+		return gridFit{cols: g.cols, rows: g.rows, corners: c, on: on, off: off, out: out, lattice: g.lattice}
+	}
+	best := obj(g.corners)
+	cur := g.corners
+	for step := start; step >= 0.2; step /= 2 {
+		for iter := 0; iter < 6; iter++ {
+			improved := false
+			for k := 0; k < 8; k++ {
+				for _, sgn := range [2]float64{1, -1} {
+					c := cur
+					if k%2 == 0 {
+						c[k/2].X += sgn * step
+					} else {
+						c[k/2].Y += sgn * step
+					}
+					if f := obj(c); f.on-f.off > best.on-best.off {
+						best, cur = f, c
+						improved = true
+					}
+				}
+			}
+			if !improved {
+				break
+			}
+		}
+	}
+	return best
+}
+
+// growGrid adds lines on any side where the lattice plainly continues and drops edge lines
+// with no evidence, re-refining after each change, so a partial fit grows to the whole board.
+func growGrid(lines *plane, g gridFit, cap float32) gridFit {
+	for iter := 0; iter < 40; iter++ {
+		h, ok := gridH(g.cols, g.rows, g.corners)
+		if !ok || g.on <= 0 {
+			return g
+		}
+		r := evidenceReader{lines: lines, h: h, cap: cap}
+		// Candidate lines beyond each side: top (v=-1), right (u=cols), bottom (v=rows), left (u=-1),
+		// with the half-way line that must stay empty.
+		// Extrapolation is imperfect under perspective, so look for the next line near where
+		// it should be.
+		var beyond, half [4]float64
+		for _, d := range [...]float64{-0.3, -0.15, 0, 0.15, 0.3} {
+			b := [4]float64{r.rowLine(-1+d, g.cols), r.colLine(float64(g.cols)-d, g.rows), r.rowLine(float64(g.rows)-d, g.cols), r.colLine(-1+d, g.rows)}
+			for s := range b {
+				beyond[s] = math.Max(beyond[s], b[s])
+			}
+		}
+		half = [4]float64{r.rowLine(-0.5, g.cols), r.colLine(float64(g.cols)-0.5, g.rows), r.rowLine(float64(g.rows)-0.5, g.cols), r.colLine(-0.5, g.rows)}
+		edge := [4]float64{r.rowLine(0, g.cols), r.colLine(float64(g.cols-1), g.rows), r.rowLine(float64(g.rows-1), g.cols), r.colLine(0, g.rows)}
+		bestSide, bestRatio := -1, 0.0
+		for s := 0; s < 4; s++ {
+			if (s%2 == 0 && g.rows >= MaxSize) || (s%2 == 1 && g.cols >= MaxSize) {
+				continue
+			}
+			ratio := beyond[s] / g.on
+			if ratio > 0.45 && half[s] < 0.5*beyond[s] && ratio > bestRatio {
+				bestSide, bestRatio = s, ratio
+			}
+		}
+		if bestSide < 0 {
+			// Drop an edge line that has no support.
+			worst, worstRatio := -1, 0.25
+			for s := 0; s < 4; s++ {
+				if (s%2 == 0 && g.rows <= 3) || (s%2 == 1 && g.cols <= 3) {
+					continue
+				}
+				if ratio := edge[s] / g.on; ratio < worstRatio {
+					worst, worstRatio = s, ratio
+				}
+			}
+			if worst < 0 {
+				return g
+			}
+			g = resizeGrid(g, h, worst, -1)
+		} else {
+			g = resizeGrid(g, h, bestSide, +1)
+		}
+		g = refineGrid(lines, g, cap, 1)
+	}
+	return g
+}
+
+// resizeGrid adds (d=+1) or removes (d=-1) one line on side s (0 top, 1 right, 2 bottom, 3 left).
+func resizeGrid(g gridFit, h [9]float64, s, d int) gridFit {
+	u0, v0, u1, v1 := 0.0, 0.0, float64(g.cols-1), float64(g.rows-1)
+	switch s {
+	case 0:
+		v0 -= float64(d)
+		g.rows += d
+	case 1:
+		u1 += float64(d)
+		g.cols += d
+	case 2:
+		v1 += float64(d)
+		g.rows += d
+	case 3:
+		u0 -= float64(d)
+		g.cols += d
+	}
+	g.corners = [4]Point2{applyH(h, Point2{u0, v0}), applyH(h, Point2{u1, v0}), applyH(h, Point2{u1, v1}), applyH(h, Point2{u0, v1})}
+	return g
+}
