@@ -1,0 +1,97 @@
+package vision
+
+import (
+	"image"
+	"path/filepath"
+	"testing"
+
+	"gocv.io/x/gocv"
+
+	"tengen/calib"
+	"tengen/internal/shareddata"
+)
+
+// benchFrame returns a 1920x1080 camera frame of a real board (the gomrade webcam sequence,
+// scaled up) and its calibration from the verified corners.
+func benchFrame(b *testing.B) (gocv.Mat, calib.Calibration) {
+	b.Helper()
+	p := shareddata.Path(b, "vision-eval", "gomrade-sample", "testing_sequence", "10.jpg")
+	src := gocv.IMRead(p, gocv.IMReadColor|gocv.IMReadIgnoreOrientation)
+	defer src.Close()
+	if src.Cols() != 1280 || src.Rows() != 720 {
+		b.Fatalf("%s: unexpected size %dx%d", filepath.Base(p), src.Cols(), src.Rows())
+	}
+	frame := gocv.NewMat()
+	gocv.Resize(src, &frame, gocvPt(1920, 1080), 0, 0, gocv.InterpolationLinear)
+	// Verified corners of testing_sequence (1280x720), scaled by 1.5.
+	q := [4]calib.Point2{{X: 407, Y: 45}, {X: 939, Y: 55}, {X: 991, Y: 643}, {X: 329, Y: 621}}
+	for i := range q {
+		q[i].X *= 1.5
+		q[i].Y *= 1.5
+	}
+	cal, err := calib.FromCorners(1920, 1080, 19, q)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return frame, cal
+}
+
+// BenchmarkRead measures steady-state reading of one 1920x1080 frame with a known calibration
+// (warp, features, classification). Run with -cpu 1 (and taskset -c 0 to pin OpenCV's threads).
+func BenchmarkRead(b *testing.B) {
+	frame, cal := benchFrame(b)
+	defer frame.Close()
+	r, err := NewReader(cal, Params{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer r.Close()
+	if _, err := r.Read(frame); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := r.Read(frame); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// TestReadKnownFrame checks the benchmark's frame reads as its label, so the benchmark measures real work.
+func TestReadKnownFrame(t *testing.T) {
+	p := shareddata.Path(t, "vision-eval", "gomrade-sample", "testing_sequence", "10.jpg")
+	img := gocv.IMRead(p, gocv.IMReadColor|gocv.IMReadIgnoreOrientation)
+	defer img.Close()
+	q := [4]calib.Point2{{X: 407, Y: 45}, {X: 939, Y: 55}, {X: 991, Y: 643}, {X: 329, Y: 621}}
+	cal, err := calib.FromCorners(img.Cols(), img.Rows(), 19, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := NewReader(cal, Params{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	rd, err := r.Read(img)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rd.Size != 19 {
+		t.Fatalf("size %d", rd.Size)
+	}
+	var black, white int
+	for _, s := range rd.Stones {
+		switch s.Rune() {
+		case 'X':
+			black++
+		case 'O':
+			white++
+		}
+	}
+	if black+white < 10 {
+		t.Fatalf("read %d black and %d white stones, the frame holds 12", black, white)
+	}
+}
+
+func gocvPt(x, y int) image.Point { return image.Pt(x, y) }
