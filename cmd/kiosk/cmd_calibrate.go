@@ -3,10 +3,83 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
+	"fmt"
 	"io"
+
+	"gocv.io/x/gocv"
+
+	"tengen/calib"
+	"tengen/vision"
 )
 
-// runCalibrate is replaced by the issue that builds it.
-func runCalibrate(_ context.Context, _ []string, _, _ io.Writer) error {
-	return errors.New("the calibrate command is not built yet")
+const calibrateHelp = `Usage: kiosk calibrate [--size N] [--black-side SIDE] --out FILE (IMAGE | --camera SRC)
+
+Finds the board in a photograph, or in a frame from a camera, and saves the calibration
+(board size, the four corner intersections, Black's side) to FILE.
+
+SRC is /dev/videoN (V4L2), libcamera[:WxH@FPS] (Raspberry Pi Camera Module),
+gst:PIPELINE (a GStreamer pipeline ending in appsink), a video file or a directory of stills.
+SIDE is the image edge Black sits at: bottom (default), top, left or right.
+
+Flags:
+`
+
+// runCalibrate finds the board and saves the calibration.
+func runCalibrate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("calibrate", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	out := fs.String("out", "", "write the calibration to this file (required)")
+	camera := fs.String("camera", "", "take a frame from this camera instead of an image file")
+	size := fs.Int("size", 0, "board size (9, 13, 19); 0 = find out")
+	side := fs.String("black-side", "bottom", "image edge Black sits at: bottom, top, left, right")
+	fs.Usage = func() {
+		fmt.Fprint(stderr, calibrateHelp)
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if *out == "" || (*camera == "") == (fs.NArg() != 1) || (*camera != "" && fs.NArg() != 0) {
+		fs.Usage()
+		return exitError{code: 2}
+	}
+	var blackSide calib.Side
+	if err := blackSide.UnmarshalText([]byte(*side)); err != nil {
+		return fmt.Errorf("--black-side: %w", err)
+	}
+	img := gocv.NewMat()
+	defer img.Close()
+	if *camera != "" {
+		src, err := vision.OpenCamera(*camera, vision.LiveOptions{})
+		if err != nil {
+			return err
+		}
+		defer src.Close()
+		m, err := vision.Grab(ctx, src, 5)
+		if err != nil {
+			return fmt.Errorf("camera %s: %w", *camera, err)
+		}
+		defer m.Close()
+		m.CopyTo(&img)
+	} else if err := vision.ReadImage(fs.Arg(0), &img); err != nil {
+		if errors.Is(err, vision.ErrNotImage) {
+			return fmt.Errorf("%s: not a readable image", fs.Arg(0))
+		}
+		return err
+	}
+	c, err := calib.Find(img, calib.FindOptions{Size: *size, Context: ctx})
+	if err != nil {
+		return err
+	}
+	c.BlackSide = blackSide
+	if err := calib.Save(*out, c); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "saved %s: %dx%d board in a %dx%d image, confidence %.2f, Black at the %s\n",
+		*out, c.Size, c.Size, c.ImageWidth, c.ImageHeight, c.Confidence, c.BlackSide)
+	for i, name := range []string{"top-left", "top-right", "bottom-right", "bottom-left"} {
+		fmt.Fprintf(stdout, "  %-12s (%.1f, %.1f)\n", name, c.Corners[i].X, c.Corners[i].Y)
+	}
+	return nil
 }

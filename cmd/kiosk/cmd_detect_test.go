@@ -1,0 +1,128 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"image"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"gocv.io/x/gocv"
+)
+
+// writeImage writes a 640x480 test image filled by fill.
+func writeImage(t *testing.T, path string, fill func(m *gocv.Mat)) {
+	t.Helper()
+	m := gocv.NewMatWithSize(480, 640, gocv.MatTypeCV8UC3)
+	defer m.Close()
+	fill(&m)
+	if !gocv.IMWrite(path, m) {
+		t.Fatalf("cannot write %s", path)
+	}
+}
+
+func TestDetectBadInputs(t *testing.T) {
+	dir := t.TempDir()
+	notImage := filepath.Join(dir, "notes.jpg")
+	os.WriteFile(notImage, []byte("this is not a JPEG"), 0o644)
+	black := filepath.Join(dir, "black.png")
+	writeImage(t, black, func(m *gocv.Mat) { m.SetTo(gocv.NewScalar(0, 0, 0, 0)) })
+	noise := filepath.Join(dir, "noise.png")
+	writeImage(t, noise, func(m *gocv.Mat) { gocv.RandU(m, gocv.NewScalar(0, 0, 0, 0), gocv.NewScalar(255, 255, 255, 0)) })
+	table := filepath.Join(dir, "table.png")
+	writeImage(t, table, func(m *gocv.Mat) {
+		// An empty wooden table: brown with smooth, large-scale grain, no grid.
+		gocv.RandU(m, gocv.NewScalar(40, 90, 140, 0), gocv.NewScalar(70, 120, 180, 0))
+		gocv.GaussianBlur(*m, m, image0(31), 12, 12, gocv.BorderReflect)
+	})
+	corrupt := filepath.Join(dir, "calib.json")
+	os.WriteFile(corrupt, []byte(`{"version":1,"size":19,"corners":[`), 0o644)
+
+	tests := []struct {
+		name    string
+		args    []string
+		code    int
+		stdout  []string
+		stderrs []string
+	}{
+		{"not an image", []string{notImage}, 1, nil, []string{"notes.jpg: not a readable image"}},
+		{"black frame", []string{black}, 1, nil, []string{"black.png:"}},
+		{"pure noise", []string{noise}, 1, nil, []string{"noise.png:"}},
+		{"empty table", []string{table}, 1, nil, []string{"table.png:"}},
+		{"missing file", []string{filepath.Join(dir, "gone.jpg")}, 1, nil, []string{"gone.jpg:"}},
+		{"others still run", []string{notImage, black}, 1, []string{"== " + notImage, "== " + black, "error: "}, nil},
+		{"corrupt calibration", []string{"--calib", corrupt, black}, 0, nil, []string{"corrupt"}},
+		{"no images", nil, 2, nil, []string{"Usage: kiosk detect"}},
+		{"bad size", []string{"--size", "1", black}, 0, nil, nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var out, errb bytes.Buffer
+			err := runDetect(context.Background(), tc.args, &out, &errb)
+			var ee exitError
+			switch {
+			case tc.code == 0:
+				if err == nil || errors.As(err, &ee) {
+					t.Fatalf("want a plain error, got %v", err)
+				}
+				errb.WriteString(err.Error())
+			case !errors.As(err, &ee) || ee.code != tc.code:
+				t.Fatalf("err = %v, want exit status %d", err, tc.code)
+			}
+			for _, s := range tc.stdout {
+				if !strings.Contains(out.String(), s) {
+					t.Errorf("stdout lacks %q:\n%s", s, out.String())
+				}
+			}
+			for _, s := range tc.stderrs {
+				if !strings.Contains(errb.String(), s) {
+					t.Errorf("stderr lacks %q:\n%s", s, errb.String())
+				}
+			}
+			for _, line := range strings.Split(strings.TrimSpace(errb.String()), "\n") {
+				if strings.Contains(line, "panic") {
+					t.Errorf("panic: %s", line)
+				}
+			}
+		})
+	}
+}
+
+func TestDetectJSONError(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "x.png")
+	os.WriteFile(p, []byte{0x89, 'P', 'N', 'G'}, 0o644)
+	var out, errb bytes.Buffer
+	err := runDetect(context.Background(), []string{"--json", p}, &out, &errb)
+	var ee exitError
+	if !errors.As(err, &ee) || ee.code != 1 {
+		t.Fatalf("err = %v", err)
+	}
+	if !strings.HasPrefix(out.String(), `{"path":"`+p+`","error":"not a readable image"}`) {
+		t.Fatalf("json = %s", out.String())
+	}
+}
+
+func TestCalibrateBadInputs(t *testing.T) {
+	dir := t.TempDir()
+	notImage := filepath.Join(dir, "a.jpg")
+	os.WriteFile(notImage, []byte("nope"), 0o644)
+	out := filepath.Join(dir, "cal.json")
+	var o, e bytes.Buffer
+	if err := runCalibrate(context.Background(), []string{"--out", out, notImage}, &o, &e); err == nil || !strings.Contains(err.Error(), "not a readable image") {
+		t.Fatalf("err = %v", err)
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Fatal("calibration written for a bad image")
+	}
+	err := runCalibrate(context.Background(), []string{notImage}, &o, &e)
+	var ee exitError
+	if !errors.As(err, &ee) || ee.code != 2 {
+		t.Fatalf("missing --out: %v", err)
+	}
+}
+
+func image0(k int) image.Point { return image.Pt(k, k) }

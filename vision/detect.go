@@ -1,0 +1,133 @@
+package vision
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"gocv.io/x/gocv"
+
+	"tengen/calib"
+)
+
+// DetectOptions says how to read a single photograph.
+type DetectOptions struct {
+	// Size, when not zero, is the board size to look for (9, 13, 19, ...).
+	Size int
+	// Calibration, when set, is used instead of finding the board.
+	Calibration *calib.Calibration
+	// Params tunes the classifier (zero value: defaults).
+	Params Params
+}
+
+// Detection is the board read from one photograph.
+type Detection struct {
+	Calibration calib.Calibration
+	Reading     Reading // as seen in the image; its slices are owned by the Detection
+	// Confidence combines the board finder's and the classifier's confidence (0..1).
+	Confidence float64
+}
+
+// ErrNoBoard means no board was found in the image (it wraps calib.ErrNoBoard).
+var ErrNoBoard = calib.ErrNoBoard
+
+// DetectFile reads a photograph (raw pixels, EXIF rotation ignored) and reads the board in it.
+func DetectFile(path string, opt DetectOptions) (Detection, error) {
+	img := gocv.NewMat()
+	defer img.Close()
+	if err := ReadImage(path, &img); err != nil {
+		return Detection{}, err
+	}
+	return Detect(img, opt)
+}
+
+// Detect finds the board in img (unless opt.Calibration is set) and reads every intersection.
+func Detect(img gocv.Mat, opt DetectOptions) (Detection, error) {
+	if img.Empty() {
+		return Detection{}, fmt.Errorf("%w: empty image", ErrFrame)
+	}
+	var cal calib.Calibration
+	if opt.Calibration != nil {
+		cal = *opt.Calibration
+		if opt.Size != 0 && opt.Size != cal.Size {
+			return Detection{}, fmt.Errorf("vision: --size %d but the calibration is for %dx%d", opt.Size, cal.Size, cal.Size)
+		}
+	} else {
+		c, err := calib.Find(img, calib.FindOptions{Size: opt.Size})
+		if err != nil {
+			return Detection{}, fmt.Errorf("vision: %w", err)
+		}
+		cal = c
+	}
+	r, err := NewReader(cal, opt.Params)
+	if err != nil {
+		return Detection{}, err
+	}
+	defer r.Close()
+	rd, err := r.Read(img)
+	if err != nil {
+		return Detection{}, err
+	}
+	rd.Stones = append(rd.Stones[:0:0], rd.Stones...)
+	rd.Confidence = append(rd.Confidence[:0:0], rd.Confidence...)
+	var mean float64
+	for _, c := range rd.Confidence {
+		mean += float64(c)
+	}
+	mean /= float64(len(rd.Confidence))
+	return Detection{Calibration: cal, Reading: rd, Confidence: cal.Confidence * mean}, nil
+}
+
+// OpenCamera opens a frame source from a short description:
+//   - "/dev/videoN" or "N": a V4L2 camera;
+//   - "libcamera" or "libcamera:WxH@FPS": the Raspberry Pi Camera Module through GStreamer;
+//   - "gst:PIPELINE": any GStreamer pipeline ending in appsink;
+//   - a directory: its still images in name order; any other file: a video file.
+func OpenCamera(spec string, opt LiveOptions) (Source, error) {
+	switch {
+	case spec == "":
+		return nil, errors.New("vision: no camera given")
+	case strings.HasPrefix(spec, "/dev/video"):
+		return OpenDevice(spec, opt), nil
+	case spec == "libcamera" || strings.HasPrefix(spec, "libcamera:"):
+		w, h, fps := 1920, 1080, 15
+		if rest, ok := strings.CutPrefix(spec, "libcamera:"); ok {
+			if _, err := fmt.Sscanf(rest, "%dx%d@%d", &w, &h, &fps); err != nil || w <= 0 || h <= 0 || fps <= 0 {
+				return nil, fmt.Errorf("vision: camera %q: want libcamera:WIDTHxHEIGHT@FPS", spec)
+			}
+		}
+		return OpenGStreamer(LibcameraPipeline(w, h, fps), opt), nil
+	case strings.HasPrefix(spec, "gst:"):
+		return OpenGStreamer(strings.TrimPrefix(spec, "gst:"), opt), nil
+	}
+	if _, err := parseIndex(spec); err == nil {
+		return OpenDevice(spec, opt), nil
+	}
+	st, err := os.Stat(spec)
+	if err != nil {
+		return nil, fmt.Errorf("vision: camera %q: %w", spec, err)
+	}
+	if st.IsDir() {
+		return OpenDir(spec, time.Now(), time.Second)
+	}
+	return OpenVideoFile(spec, time.Now())
+}
+
+// Grab returns one frame from src after skipping `skip` frames (a camera's first frames are often
+// dark or out of focus while exposure settles). The caller closes the returned Mat.
+func Grab(ctx context.Context, src Source, skip int) (gocv.Mat, error) {
+	m := gocv.NewMat()
+	for i := 0; i <= skip; i++ {
+		if _, err := src.Next(ctx, &m); err != nil {
+			if errors.Is(err, ErrEnd) && i > 0 {
+				break
+			}
+			m.Close()
+			return gocv.Mat{}, err
+		}
+	}
+	return m, nil
+}
