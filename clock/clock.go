@@ -269,6 +269,9 @@ func (c *Clock) pauseAt(at time.Time) error {
 	c.settle(at)
 	c.st.Running = false
 	c.signal()
+	if ss := c.st.Side(c.st.ToMove); ss.Flagged {
+		return fmt.Errorf("clock: pause: %v %w at %s", c.st.ToMove, ErrFlagged, ss.FlaggedAt.Format(time.RFC3339Nano))
+	}
 	return nil
 }
 

@@ -196,6 +196,11 @@ func TestScriptedGames(t *testing.T) {
 			{think: sec, do: "resume"},
 			{think: 5 * sec, do: "move", black: "BY 1×0:30"},
 		}},
+		{"pause after an unnoticed flag reports it", "1m", []step{
+			{do: "start"},
+			{think: 2 * time.Minute, do: "pause", wantErr: ErrFlagged, events: []Event{{Kind: FlagFell, Side: Black, At: at(min)}}},
+			{do: "resume", wantErr: ErrFlagged},
+		}},
 		{"absolute flag lifted by the director", "1m", []step{
 			{do: "start"},
 			{think: 2 * min, do: "none", events: []Event{{Kind: FlagFell, Side: Black, At: at(min)}}},

@@ -234,7 +234,7 @@ func (b *Buttons) Events() <-chan clock.Press { return b.events }
 // pressed turns a pin level into "button down" according to the wiring.
 func (b *Buttons) pressed(l gpio.Level) bool { return bool(l) == b.cfg.ActiveHigh }
 
-// Run reads the buttons until ctx is done, then closes Events. Each input has
+// Run reads the buttons until ctx is done, then closes Events; call it once. Each input has
 // a goroutine blocked in WaitForEdge (bounded by Config.Poll so that
 // cancellation is noticed, and interrupted with Halt); one loop feeds the
 // debouncers and sleeps until their next deadline. Nothing spins.
