@@ -288,7 +288,22 @@ func (t *Table) Press(p clock.Press) error {
 		s := t.seen.Clone()
 		t.onStable(s)
 	}
+	if t.pending != nil {
+		t.waitingBanner()
+		t.bump()
+	}
 	return nil
+}
+
+// waitingBanner says that a press waits for a clear view of the board. It is not journaled: the
+// press is, and the verdict that settles it.
+func (t *Table) waitingBanner() {
+	p := t.pending
+	msg := "Checking the move… keep hands off the board."
+	if p.Start {
+		msg = "Checking the starting position… keep hands off the board."
+	}
+	t.setBanner(Verdict{Kind: VerdictWaiting, Color: p.Color, At: p.At, Message: msg})
 }
 
 func (t *Table) applyPress(p clock.Press, at time.Time) error {
@@ -315,7 +330,6 @@ func (t *Table) applyPress(p clock.Press, at time.Time) error {
 			return nil
 		}
 		t.pending = &pendingPress{Start: true, Color: c, At: at, Deadline: at.Add(t.opts.PressWait)}
-		t.setBanner(Verdict{Kind: VerdictWaiting, Color: c, At: at, Message: "Checking the starting position…"})
 	case PhasePlaying:
 		g := t.game
 		if t.pending != nil {
@@ -339,7 +353,6 @@ func (t *Table) applyPress(p clock.Press, at time.Time) error {
 			return nil
 		}
 		t.pending = &pendingPress{Color: c, At: at, Deadline: at.Add(t.opts.PressWait)}
-		t.setBanner(Verdict{Kind: VerdictWaiting, Color: c, At: at, Message: "Checking the move… keep hands off the board."})
 	case PhaseHalted:
 		t.setBanner(Verdict{Kind: VerdictInfo, At: at, Message: "Play is halted: the director must rule before play continues."})
 	case PhaseMarking:

@@ -47,6 +47,9 @@ type Options struct {
 	NoSync         bool              // tests only: skip fsync
 	Application    string            // the SGF AP value; "" = "Tengen"
 	MinConfidence  float32           // readings with a point below this are treated like a hand; 0 = off
+	// OnVerdict, when set, is called with every new verdict as it is said (not during the replay
+	// of the journal at start). It runs with the table locked: it must not call the Table.
+	OnVerdict      func(Verdict)
 	journalOptions []journal.Option
 }
 
@@ -249,6 +252,9 @@ func (t *Table) afterReplay() {
 	} else {
 		t.recovery = fmt.Sprintf("resumed after move %d; %s", t.moveNumber(), t.recovery)
 	}
+	if t.pending != nil {
+		t.waitingBanner()
+	}
 	if t.phase == PhaseMarking && t.propBusy {
 		t.startProposal()
 	}
@@ -440,6 +446,9 @@ func (t *Table) setBanner(v Verdict) {
 		o := t.out()
 		o.Verdicts = append(o.Verdicts, v)
 		t.log.Info("verdict", "kind", v.Kind.String(), "message", v.Message)
+		if t.opts.OnVerdict != nil {
+			t.opts.OnVerdict(v)
+		}
 	}
 }
 

@@ -1,0 +1,148 @@
+package replay
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"tengen/engine"
+	"tengen/engine/sgf"
+	"tengen/internal/shareddata"
+	"tengen/referee"
+	"tengen/vision/observe"
+)
+
+// labelObserver reads the ground-truth grid beside each frame (X.jpg -> X.txt).
+func labelObserver(dir string) ObserveFunc {
+	return func(_ context.Context, frame string, _ time.Duration, _ uint64) (observe.Observation, error) {
+		return ReadLabel(filepath.Join(dir, strings.TrimSuffix(frame, filepath.Ext(frame))+".txt"))
+	}
+}
+
+func loadScript(t *testing.T, name string) *Script {
+	t.Helper()
+	f, err := os.Open(filepath.Join("testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	s, err := Parse(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// expectedMoves derives the moves from consecutive label grids: one added stone is a move;
+// an unchanged grid is no move; anything else stops the derivation (the referee refuses it).
+func expectedMoves(t *testing.T, dir string, frames []string) []string {
+	t.Helper()
+	var out []string
+	var prev observe.Observation
+	for i, f := range frames {
+		o, err := ReadLabel(filepath.Join(dir, strings.TrimSuffix(f, filepath.Ext(f))+".txt"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i > 0 {
+			var added []int
+			for k := range o.Stones {
+				if prev.Stones[k] == observe.Empty && o.Stones[k] != observe.Empty {
+					added = append(added, k)
+				}
+			}
+			if len(added) > 1 {
+				return out
+			}
+			if len(added) == 1 {
+				k := added[0]
+				c := "B"
+				if o.Stones[k] == observe.White {
+					c = "W"
+				}
+				out = append(out, c+" "+engine.Point{X: k % o.Size, Y: k / o.Size}.GTP(o.Size))
+			}
+		}
+		prev = o
+	}
+	return out
+}
+
+func TestRealSequences(t *testing.T) {
+	tests := []struct {
+		script string
+		dir    []string
+		check  func(t *testing.T, s referee.State, verdicts string)
+	}{
+		{script: "t1.presses", dir: []string{"vision-eval", "imago-tests", "t1"}},
+		{script: "t2.presses", dir: []string{"vision-eval", "imago-tests", "t2"}},
+		{script: "t3.presses", dir: []string{"vision-eval", "imago-tests", "t3"}, check: func(t *testing.T, s referee.State, _ string) {
+			n := 0
+			for _, c := range s.Board {
+				if c == engine.Black {
+					n++
+				}
+			}
+			if s.Setup.Handicap != 5 || n != 10 {
+				t.Errorf("handicap %d, %d black stones", s.Setup.Handicap, n)
+			}
+		}},
+		{script: "gomrade.presses", dir: []string{"vision-eval", "gomrade-sample", "testing_sequence"}, check: func(t *testing.T, s referee.State, verdicts string) {
+			if s.MoveNumber != 9 {
+				t.Errorf("%d moves recorded, want 9 (frames 1-9)", s.MoveNumber)
+			}
+			if !strings.Contains(verdicts, "board-differs   Board differs from the game at E15, E5, P5: 3 new stones at once") {
+				t.Errorf("frame 10 not refused: %q\n%s", s.Banner.Message, verdicts)
+			}
+			if s.White.Prisoners != 1 {
+				t.Errorf("white prisoners %d, want 1 (the capture in frame 8)", s.White.Prisoners)
+			}
+		}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.script, func(t *testing.T) {
+			dir := shareddata.Path(t, tc.dir...)
+			s := loadScript(t, tc.script)
+			var out strings.Builder
+			res, err := Run(context.Background(), Config{Script: s, Observe: labelObserver(dir), Cache: true,
+				JournalDir: t.TempDir(), Stdout: &out, NoSync: true, Out: filepath.Join(t.TempDir(), "game.sgf")})
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := expectedMoves(t, dir, s.Frames)
+			got := recordedMoves(t, res)
+			if strings.Join(got, " ") != strings.Join(want, " ") {
+				t.Errorf("recorded %v\nwant     %v\nverdicts:\n%s", got, want, out.String())
+			}
+			if len(want) < 9 {
+				t.Errorf("only %d moves derived from the labels", len(want))
+			}
+			if tc.check != nil {
+				tc.check(t, res.State, out.String())
+			}
+		})
+	}
+}
+
+// recordedMoves lists the moves of the state's game from the SGF the run wrote.
+func recordedMoves(t *testing.T, res Result) []string {
+	t.Helper()
+	b, err := os.ReadFile(res.State.SGFPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, err := sgf.ReadRecord(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, m := range rec.Moves {
+		if m.IsMove() {
+			out = append(out, m.Engine().GTP(rec.Size))
+		}
+	}
+	return out
+}
