@@ -64,7 +64,7 @@ func (r *Renderer) handShape(l *layer, hd Hand) (parts []capsule, sx, sy, sr flo
 func (r *Renderer) drawHand(l *layer, buf []float32, hd Hand) {
 	parts, sx, sy, sr := r.handShape(l, hd)
 	sp := l.pxPerUnit
-	offX, offY := 0.9*sp, 0.7*sp // the hand is above the board: its shadow falls away from the lamp
+	offX, offY := 0.5*sp, 0.4*sp // the hand is above the board: its shadow falls away from the lamp
 	minX, minY, maxX, maxY := math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
 	for _, c := range parts {
 		minX = math.Min(minX, math.Min(c.ax, c.bx)-c.r)
@@ -74,9 +74,10 @@ func (r *Renderer) drawHand(l *layer, buf []float32, hd Hand) {
 	}
 	x0, y0 := max(int(minX), 0), max(int(minY), 0)
 	x1, y1 := min(int(maxX)+1, l.w), min(int(maxY)+1, l.h)
-	sleeveR, sleeveG, sleeveB := 40.0, 52.0, 96.0
+	// Sleeves in mid-tone colours: a sleeve is neither as dark as a black stone nor as pale as a white one.
+	sleeveR, sleeveG, sleeveB := 90.0, 130.0, 210.0
 	if hd.Player == White {
-		sleeveR, sleeveG, sleeveB = 150, 60, 55
+		sleeveR, sleeveG, sleeveB = 80, 150, 90
 	}
 	for y := y0; y < y1; y++ {
 		for x := x0; x < x1; x++ {
@@ -87,7 +88,7 @@ func (r *Renderer) drawHand(l *layer, buf []float32, hd Hand) {
 			for _, c := range parts {
 				sd = math.Min(sd, c.dist(fx-offX, fy-offY))
 			}
-			if k := 1 - 0.45*smoothstep(0.5*sp, -0.5*sp, sd); k < 1 {
+			if k := 1 - 0.3*smoothstep(0.6*sp, -0.6*sp, sd); k < 1 {
 				buf[i] *= float32(k)
 				buf[i+1] *= float32(k)
 				buf[i+2] *= float32(k)
@@ -105,7 +106,7 @@ func (r *Renderer) drawHand(l *layer, buf []float32, hd Hand) {
 				shade := 0.72 + 0.28*clamp01(-best/bestR)
 				cr, cg, cb := sleeveR, sleeveG, sleeveB
 				if skin {
-					cr, cg, cb = 224, 172, 140
+					cr, cg, cb = 196, 124, 98
 				}
 				cr, cg, cb = cr*shade, cg*shade, cb*shade
 				buf[i] = buf[i]*float32(1-cov) + float32(cr*cov)

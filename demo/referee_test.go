@@ -53,6 +53,12 @@ func TestDemoRefereed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	runRefereed(t, s, 100*time.Millisecond, fakeSight)
+}
+
+// runRefereed drives a referee through the script in simulated time, one observation per step.
+func runRefereed(t *testing.T, s *demo.Script, step time.Duration, sight func(demo.Scene, uint64, time.Time) observe.Observation) {
+	t.Helper()
 	t0 := time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)
 	tm := clock.NewManualTime(t0)
 	tab, err := referee.Open(referee.Options{JournalDir: t.TempDir(), Time: tm, NoSync: true,
@@ -68,14 +74,14 @@ func TestDemoRefereed(t *testing.T) {
 	var illegalMsg string
 	actions := s.Actions()
 	ai := 0
-	step := 100 * time.Millisecond
-	var seq uint64
-	lastSeq := uint64(0)
+	var seq, lastSeq uint64
 	for d := time.Duration(0); d <= s.Duration()+2*time.Second; d += step {
 		now := t0.Add(d)
 		tm.Set(now)
 		seq++
-		tab.Observe(fakeSight(s.SceneAt(d), seq, now))
+		sc := s.SceneAt(d)
+		sc.Frame = seq
+		tab.Observe(sight(sc, seq, now))
 		for ai < len(actions) && actions[ai].At <= d {
 			a := actions[ai]
 			ai++
@@ -99,6 +105,9 @@ func TestDemoRefereed(t *testing.T) {
 				seen[k]++
 				if k == referee.VerdictIllegal {
 					illegalMsg = st.Banner.Message
+				}
+				if k == referee.VerdictBoardDiffers || k == referee.VerdictNotSeen || k == referee.VerdictNoChange {
+					t.Logf("%v: %s", d, st.Banner.Message)
 				}
 			}
 		}

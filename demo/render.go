@@ -380,7 +380,7 @@ const stoneRadius = 0.475
 // place stones exactly.
 func (r *Renderer) jitter(col, row int, s Stone) (float64, float64) {
 	h := hash64(r.seed, 501, uint64(col), uint64(row), uint64(s))
-	return (unit(h) - 0.5) * 0.09, (unit(h>>20) - 0.5) * 0.09
+	return (unit(h) - 0.5) * 0.07, (unit(h>>20) - 0.5) * 0.07
 }
 
 // boxFor returns the pixel rectangle covering the board-space square centred on (u,v) with half-size rad.
@@ -458,7 +458,7 @@ func stoneShade(s Stone, x, y float64) (float64, float64, float64) {
 	nx, ny := 0.9*x, 0.9*y
 	nl := math.Sqrt(nx*nx + ny*ny + nz*nz)
 	nx, ny, nz = nx/nl, ny/nl, nz/nl
-	lx, ly, lz := -0.45, -0.55, 0.70 // towards the lamp
+	lx, ly, lz := -0.55, -0.68, 0.48 // towards the lamp, low: the highlight sits off the centre
 	ll := math.Sqrt(lx*lx + ly*ly + lz*lz)
 	lx, ly, lz = lx/ll, ly/ll, lz/ll
 	diff := math.Max(0, nx*lx+ny*ly+nz*lz)
@@ -467,7 +467,7 @@ func stoneShade(s Stone, x, y float64) (float64, float64, float64) {
 	spec := math.Pow(math.Max(0, (nx*hx+ny*hy+nz*hz)/hl), 40)
 	rim := smoothstep(0.82, 1.0, math.Sqrt(r2))
 	if s == Black {
-		v := 16 + 46*diff + 200*spec
+		v := 20 + 30*diff + 110*spec
 		v *= 1 - 0.35*rim
 		return v, v, v * 1.04
 	}
