@@ -3,6 +3,7 @@
 package clock
 
 import (
+	"runtime"
 	"syscall"
 	"testing"
 	"time"
@@ -19,6 +20,7 @@ func measureIdle(b *testing.B, wall time.Duration) {
 		}
 		return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 	}
+	runtime.GC()                      // no garbage from earlier benchmarks
 	time.Sleep(50 * time.Millisecond) // let the waiter settle
 	b.ResetTimer()
 	c0, w0 := cpu(), time.Now()

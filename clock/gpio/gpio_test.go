@@ -422,3 +422,10 @@ func TestLevels(t *testing.T) {
 		}
 	}
 }
+
+// The GPIO buttons and the keyboard's clock.PressChan are interchangeable
+// press sources for the referee.
+var (
+	_ interface{ Events() <-chan clock.Press } = (*Buttons)(nil)
+	_ interface{ Events() <-chan clock.Press } = (*clock.PressChan)(nil)
+)
