@@ -3,10 +3,345 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
+	"fmt"
 	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"gocv.io/x/gocv"
+
+	"tengen/calib"
+	"tengen/demo"
+	"tengen/referee"
+	"tengen/referee/replay"
+	"tengen/vision"
+	"tengen/vision/observe"
 )
 
-// runReplay is replaced by the issue that builds it.
-func runReplay(_ context.Context, _ []string, _, _ io.Writer) error {
-	return errors.New("the replay command is not built yet")
+const replayUsage = `Usage: kiosk replay SOURCE [flags]
+       kiosk replay --demo [flags]
+
+Runs the whole pipeline headless (frames, vision, clock, referee) on a recorded session and prints
+one line per verdict. SOURCE is a directory of frames (images, or .txt board grids) with a press
+script (presses.txt beside the frames, or --script FILE); --demo plays the built-in demo game.
+Started again on the same --journal after being stopped or killed, it resumes where it was.
+
+Press script (see package tengen/referee/replay for every directive):
+  size 19 | rules aga | komi 7.5 | handicap 5 [free] | time 60m+5x30s | black NAME [RANK] | ...
+  <frame-file> [black|white|pass|dead D4|resign black|resume white|confirm black|-]
+  <milliseconds> <action>
+
+Flags:
+`
+
+// runReplay is `kiosk replay`.
+func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("replay", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprint(stderr, replayUsage)
+		fs.PrintDefaults()
+	}
+	speed := fs.Float64("speed", 0, "how many times faster than real time to run (0 = as fast as possible)")
+	journalDir := fs.String("journal", "", "journal directory (default: a temporary one, removed at the end); reuse it to resume")
+	out := fs.String("out", "", "write the game's SGF here at the end")
+	rules := fs.String("rules", "", "rules preset (overrides the script): "+strings.Join(enginePresets(), ", "))
+	timeControl := fs.String("time", "", "time control (overrides the script), e.g. 60m+5x30s")
+	scriptPath := fs.String("script", "", "press script (default SOURCE/presses.txt)")
+	labels := fs.Bool("labels", false, "read each frame's ground-truth grid (X.txt beside X.jpg) instead of running vision")
+	demoFlag := fs.Bool("demo", false, "play the built-in demo game")
+	calPath := fs.String("calibration", "", "calibration file for the frames (default: find the board in the first frame)")
+	gtp := fs.String("gtp", "auto", "GTP engine proposing dead stones: auto (GNU Go when installed; none for --demo, whose players mark the dead stones themselves), none, or a path")
+	verbose := fs.Bool("v", false, "log diagnostics to stderr")
+	var source string
+	rest := args
+	for {
+		if err := fs.Parse(rest); err != nil {
+			return err
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		if source != "" {
+			return usageError(stderr, fs, "one SOURCE only (got %q and %q)", source, fs.Arg(0))
+		}
+		source, rest = fs.Arg(0), fs.Args()[1:]
+	}
+	if (source == "") == !*demoFlag && source != "demo" {
+		return usageError(stderr, fs, "give a SOURCE directory or --demo")
+	}
+	if source == "demo" {
+		*demoFlag, source = true, ""
+	}
+	if *speed < 0 {
+		return usageError(stderr, fs, "--speed must be 0 or more")
+	}
+	log := slog.New(slog.DiscardHandler)
+	if *verbose {
+		log = slog.New(slog.NewTextHandler(stderr, nil))
+	}
+	cfg := replay.Config{Speed: *speed, Out: *out, Stdout: stdout, Log: log, JournalDir: *journalDir}
+	switch *gtp {
+	case "none", "":
+	case "auto":
+		if p, ok := referee.GNUGo(""); ok && !*demoFlag && source != "demo" {
+			cfg.Proposer = p
+		}
+	default:
+		p, ok := referee.GNUGo(*gtp)
+		if !ok {
+			return fmt.Errorf("--gtp %s: not an executable", *gtp)
+		}
+		cfg.Proposer = p
+	}
+	if cfg.JournalDir == "" {
+		dir, err := os.MkdirTemp("", "tengen-replay-")
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(dir)
+		cfg.JournalDir = dir
+	}
+	var cleanup func()
+	var err error
+	if *demoFlag {
+		cleanup, err = demoSession(&cfg, *labels)
+	} else {
+		cleanup, err = dirSession(&cfg, source, *scriptPath, *labels, *calPath)
+	}
+	if cleanup != nil {
+		defer cleanup()
+	}
+	if err != nil {
+		return err
+	}
+	if *rules != "" {
+		cfg.Script.Setup.Rules = *rules
+	}
+	if *timeControl != "" {
+		cfg.Script.Setup.TimeControl = *timeControl
+	}
+	res, err := replay.Run(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	st := res.State
+	fmt.Fprintf(stdout, "phase %s, %d moves, result %q", st.Phase, st.MoveNumber, st.Result)
+	if *out != "" {
+		fmt.Fprintf(stdout, ", SGF written to %s", *out)
+	}
+	fmt.Fprintln(stdout)
+	return nil
 }
+
+func usageError(stderr io.Writer, fs *flag.FlagSet, format string, a ...any) error {
+	fmt.Fprintf(stderr, "kiosk replay: "+format+"\n", a...)
+	fs.Usage()
+	return exitError{code: 2}
+}
+
+func enginePresets() []string {
+	return []string{"aga", "aga-territory", "japanese", "chinese", "tromp-taylor", "new-zealand", "basic"}
+}
+
+// dirSession reads a directory of frames and its press script.
+func dirSession(cfg *replay.Config, dir, scriptPath string, labels bool, calPath string) (func(), error) {
+	st, err := os.Stat(dir)
+	if err != nil || !st.IsDir() {
+		return nil, fmt.Errorf("SOURCE %q is not a directory", dir)
+	}
+	if scriptPath == "" {
+		scriptPath = filepath.Join(dir, "presses.txt")
+	}
+	f, err := os.Open(scriptPath)
+	if err != nil {
+		return nil, fmt.Errorf("press script: %w", err)
+	}
+	script, err := replay.Parse(f)
+	f.Close()
+	if err != nil {
+		return nil, err
+	}
+	cfg.Script = script
+	cfg.Cache = true
+	if len(script.Frames) == 0 {
+		frames, err := listFrames(dir)
+		if err != nil {
+			return nil, err
+		}
+		cfg.Frames = frames
+	}
+	size := script.Setup.Size
+	if labels {
+		cfg.Observe = func(_ context.Context, frame string, _ time.Duration, _ uint64) (observe.Observation, error) {
+			return replay.ReadLabel(filepath.Join(dir, strings.TrimSuffix(frame, filepath.Ext(frame))+".txt"))
+		}
+		return nil, nil
+	}
+	var cal *calib.Calibration
+	if calPath != "" {
+		c, err := calib.Load(calPath)
+		if err != nil {
+			return nil, err
+		}
+		cal = &c
+	}
+	cfg.Observe = func(_ context.Context, frame string, _ time.Duration, seq uint64) (observe.Observation, error) {
+		path := filepath.Join(dir, frame)
+		if strings.EqualFold(filepath.Ext(frame), ".txt") {
+			return replay.ReadLabel(path)
+		}
+		d, err := vision.DetectFile(path, vision.DetectOptions{Size: size, Calibration: cal})
+		if err != nil {
+			return observe.Observation{}, err
+		}
+		if cal == nil {
+			c := d.Calibration
+			cal = &c // the board does not move: find it once
+		}
+		return d.Reading.Observation(d.Calibration, time.Time{}, seq), nil
+	}
+	return nil, nil
+}
+
+// listFrames lists a directory's images (or, without images, its .txt grids) in name order.
+func listFrames(dir string) ([]string, error) {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	var imgs, grids []string
+	for _, e := range ents {
+		if e.IsDir() {
+			continue
+		}
+		switch strings.ToLower(filepath.Ext(e.Name())) {
+		case ".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp":
+			imgs = append(imgs, e.Name())
+		case ".txt":
+			if e.Name() != "presses.txt" {
+				grids = append(grids, e.Name())
+			}
+		}
+	}
+	if len(imgs) == 0 {
+		imgs = grids
+	}
+	if len(imgs) == 0 {
+		return nil, fmt.Errorf("no frames in %s", dir)
+	}
+	sort.Strings(imgs)
+	return imgs, nil
+}
+
+// demoSession plays the built-in demo: frames rendered by package demo and read by vision (or,
+// with labels, seen by an ideal camera), presses and taps from the demo's script.
+func demoSession(cfg *replay.Config, labels bool) (func(), error) {
+	s, err := demo.Default()
+	if err != nil {
+		return nil, err
+	}
+	rec := s.Record
+	komi := rec.Komi
+	script := &replay.Script{Start: replay.DefaultStart, Interval: 2 * time.Second,
+		Setup: referee.Setup{Rules: "aga", Komi: &komi, Size: s.Size, TimeControl: "10m+3x30s",
+			Black: referee.Player{Name: rec.BlackName, Rank: rec.BlackRank}, White: referee.Player{Name: rec.WhiteName, Rank: rec.WhiteRank},
+			Event: orDefault(rec.Event, "Tengen demo"), Round: rec.Round, Table: "demo", Date: replay.DefaultStart.Format("2006-01-02")}}
+	for i, a := range s.Actions() {
+		ra := replay.Action{Line: i + 1, Frame: -1, At: a.At}
+		switch a.Kind {
+		case demo.PressButton:
+			ra.Kind = replay.Press
+			switch a.Button {
+			case demo.BlackClock:
+				ra.Button = 1
+			case demo.WhiteClock:
+				ra.Button = 2
+			case demo.PassButton:
+				ra.Button = 3
+			}
+		case demo.ToggleDead:
+			ra.Kind, ra.Point = replay.Dead, a.Point.GTP(s.Size)
+		default:
+			continue
+		}
+		script.Actions = append(script.Actions, ra)
+	}
+	cfg.Script = script
+	cfg.Duration = s.Duration()
+	cfg.Tick = 200 * time.Millisecond
+	if labels {
+		cfg.Observe = func(_ context.Context, _ string, at time.Duration, _ uint64) (observe.Observation, error) {
+			return idealSight(s.SceneAt(at)), nil
+		}
+		return nil, nil
+	}
+	const w, h = 640, 480
+	r := demo.NewRenderer(1)
+	cs := r.Corners(w, h)
+	var corners [4]calib.Point2
+	for i, c := range cs {
+		corners[i] = calib.Point2{X: c[0], Y: c[1]}
+	}
+	cal, err := calib.FromCorners(w, h, s.Size, corners)
+	if err != nil {
+		return nil, fmt.Errorf("demo calibration: %w", err)
+	}
+	reader, err := vision.NewReader(cal, vision.Params{})
+	if err != nil {
+		return nil, err
+	}
+	cfg.Observe = func(_ context.Context, _ string, at time.Duration, seq uint64) (observe.Observation, error) {
+		sc := s.SceneAt(at)
+		sc.Frame = seq
+		img, err := r.Render(w, h, sc)
+		if err != nil {
+			return observe.Observation{}, err
+		}
+		m, err := gocv.ImageToMatRGB(img)
+		if err != nil {
+			return observe.Observation{}, err
+		}
+		defer m.Close()
+		rd, err := reader.Read(m)
+		if err != nil {
+			return observe.Observation{}, err
+		}
+		return rd.Observation(cal, time.Time{}, seq), nil
+	}
+	return func() { reader.Close() }, nil
+}
+
+func orDefault(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
+
+// idealSight is what a perfect camera reads from a demo scene: every stone, and a hand over the
+// board hides the board (the referee waits for it to go).
+func idealSight(sc demo.Scene) observe.Observation {
+	o := observe.New(sc.Size)
+	for i, st := range sc.Stones {
+		switch st {
+		case demo.Black:
+			o.Stones[i] = observe.Black
+		case demo.White:
+			o.Stones[i] = observe.White
+		}
+	}
+	if sc.Hand != nil && sc.Hand.Reach > 0.25 {
+		for i := range o.Stones {
+			o.Stones[i] = observe.Obscured
+		}
+	}
+	return o
+}
+
+var _ = errors.New
