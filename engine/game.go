@@ -114,10 +114,32 @@ func NewGame(size int, r Rules) (*Game, error) {
 	}
 	g := &Game{rules: r, b: newBoard(size), table: newPosTable(512)}
 	g.st.toMove = Black
-	g.hist = make([]record, 0, 512)
+	g.hist = make([]record, 0, 128)
 	g.log = make([]int16, 0, 256)
 	g.table.insert(g.posKey(), 0)
 	return g, nil
+}
+
+// Reset starts a new game on the same board size and rules, reusing the game's memory (a referee or
+// GTP session plays many games; NewGame allocates afresh).
+func (g *Game) Reset() {
+	b := g.b
+	for i, c := range b.cells {
+		if c == Black || c == White {
+			b.cells[i] = Empty
+		}
+	}
+	b.hash, b.ko = 0, 0
+	g.st = status{toMove: Black}
+	g.hist = g.hist[:0]
+	g.log = g.log[:0]
+	g.table.reset()
+	g.table.insert(g.posKey(), 0)
+	g.handicap = nil
+	g.komi, g.komiSet = 0, false
+	g.confirmation = false
+	g.result = ""
+	g.retracted = nil
 }
 
 // Size returns the board size.

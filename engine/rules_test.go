@@ -741,3 +741,26 @@ func TestSetupErrors(t *testing.T) {
 		t.Error("At off the board")
 	}
 }
+
+func TestReset(t *testing.T) {
+	r, _ := Preset("aga")
+	rng := rand.New(rand.NewPCG(31, 32))
+	g, _ := NewGame(9, r)
+	for i := 0; i < 5; i++ {
+		moves := randomGame(t, 9, r, rng, 150)
+		for _, m := range moves {
+			if _, err := g.Play(m); err != nil {
+				t.Fatalf("game %d after reset: %v", i, err)
+			}
+		}
+		g.Reset()
+		fresh, _ := NewGame(9, r)
+		if !slices.Equal(g.Board(), fresh.Board()) || g.ToMove() != Black || g.MoveNumber() != 0 || g.table.n != 1 ||
+			g.b.hash != fresh.b.hash || g.Phase() != Playing {
+			t.Fatal("Reset did not give a fresh game")
+		}
+		if err := verify(g); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
