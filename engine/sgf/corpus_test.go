@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"tengen/engine"
 	"tengen/internal/shareddata"
@@ -186,3 +187,60 @@ func TestCorpusAudit(t *testing.T) {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// TestCorpusRoundTrip writes every corpus file back out and reads it again: the trees must be equal,
+// every value valid UTF-8 (16 yenw files are not valid UTF-8 and get U+FFFD), and every record must
+// survive MarshalSGF.
+func TestCorpusRoundTrip(t *testing.T) {
+	root := shareddata.Path(t, "sgf-corpus")
+	invalid := 0
+	for _, f := range corpusFiles(t, root) {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !utf8.Valid(data) {
+			invalid++
+		}
+		c, err := Parse(data)
+		if err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		c2, err := Parse(c.Marshal())
+		if err != nil {
+			t.Fatalf("%s: rewritten: %v", f, err)
+		}
+		if err := treesEqual(c, c2); err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		for _, g := range c.Games {
+			for n := g; n != nil; {
+				for _, p := range n.Props {
+					for _, v := range p.Values {
+						if !utf8.ValidString(v) {
+							t.Fatalf("%s: %s value %q is not UTF-8", f, p.ID, v)
+						}
+					}
+				}
+				if len(n.Children) == 0 {
+					break
+				}
+				n = n.Children[0]
+			}
+			r, err := RecordFromTree(g)
+			if err != nil {
+				t.Fatalf("%s: %v", f, err)
+			}
+			r2, err := ReadRecord(r.MarshalSGF())
+			if err != nil {
+				t.Fatalf("%s: rewritten record: %v", f, err)
+			}
+			if d := recordDiff(r, r2); d != "" {
+				t.Fatalf("%s: record changed: %s", f, d)
+			}
+		}
+	}
+	if invalid != 16 {
+		t.Errorf("%d files are not valid UTF-8; MANIFEST.md says 16", invalid)
+	}
+}
