@@ -92,13 +92,22 @@ func fixes(size int, ms []mismatch) string {
 	return strings.Join(parts, "; ")
 }
 
-// differsMessage is the banner for a board that does not match the game.
+// maxListed is how many points a banner names before it summarises the rest.
+const maxListed = 8
+
+// differsMessage is the banner for a board that does not match the game. Long lists are cut
+// (the verdict's Points keep every point for the screen).
 func differsMessage(size int, why string, ms []mismatch) string {
-	msg := "Board differs from the game at " + vertices(size, pointsOf(ms))
+	shown, more := ms, ""
+	if len(ms) > maxListed {
+		shown = ms[:maxListed]
+		more = fmt.Sprintf(" and %d more", len(ms)-maxListed)
+	}
+	msg := "Board differs from the game at " + vertices(size, pointsOf(shown)) + more
 	if why != "" {
 		msg += ": " + why
 	}
-	return msg + ". To fix: " + fixes(size, ms) + "."
+	return msg + ". To fix: " + fixes(size, shown) + more + "."
 }
 
 // sortedPoints returns ps sorted in row-major order, without duplicates.

@@ -128,8 +128,11 @@ func (t *Table) applySetup(s Setup, at time.Time) error {
 }
 
 // Observe feeds one frame's reading of the board (from the vision pipeline). Readings are
-// filtered for stability; a stable reading that matters (a waiting press, captured stones being
-// removed, a board being fixed, dead stones taken off) is journaled and acted on.
+// filtered for stability. Whenever the board has been still for the hold time and either the
+// reading or the game changed since it was last looked at, the settled board is checked; if it
+// matters (a waiting press, captured stones removed, a board fixed, dead stones taken off) it is
+// journaled and acted on. Frames older than the last journaled event are only used to learn the
+// board, never acted on: a restarted kiosk that sees recent frames again decides the same way.
 func (t *Table) Observe(o observe.Observation) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -137,41 +140,47 @@ func (t *Table) Observe(o observe.Observation) {
 		return
 	}
 	t.raw, t.hasRaw = o.Clone(), true
+	hold := t.stab.Hold()
 	st, ok := t.stab.Add(o)
-	if ok {
+	switch {
+	case ok:
 		t.seen, t.hasSeen = st, true
-		t.rawSince = o.Time
-		t.onStable(st)
+		t.rawSince = o.Time.Add(-hold)
+		t.evaluated = false
 		t.bump()
-		return
-	}
-	if t.hasSeen && o.SameStones(t.seen) && !o.AnyObscured() {
+	case t.hasSeen && o.SameStones(t.seen) && !o.AnyObscured():
 		if t.rawSince.IsZero() {
 			t.rawSince = o.Time
 		}
-		if t.pending != nil && o.Time.Sub(t.rawSince) >= t.stab.Hold() {
-			s := t.seen.Clone()
-			s.Time, s.Seq = o.Time, o.Seq
-			t.onStable(s)
-		}
+	default:
+		t.rawSince = time.Time{}
 		return
 	}
-	t.rawSince = time.Time{}
+	if t.evaluated || o.Time.Sub(t.rawSince) < hold || o.Time.Before(t.lastAt) {
+		return
+	}
+	t.evaluated = true
+	s := t.seen.Clone()
+	s.Time, s.Seq = o.Time, o.Seq
+	t.onSettled(s, t.rawSince.Add(hold))
 }
 
 // usableSeen reports whether the last stable reading still describes the board: the latest raw
-// reading shows the same stones and nothing covers the board.
+// reading shows the same stones, nothing covers the board, and it has been still for the hold.
 func (t *Table) usableSeen() bool {
-	return t.hasSeen && t.hasRaw && t.raw.SameStones(t.seen) && !t.raw.AnyObscured()
+	return t.hasSeen && t.hasRaw && t.raw.SameStones(t.seen) && !t.raw.AnyObscured() &&
+		!t.rawSince.IsZero() && t.raw.Time.Sub(t.rawSince) >= t.stab.Hold()
 }
 
-func (t *Table) onStable(o observe.Observation) {
+// onSettled journals and applies a settled reading if it matters. from is when the board became
+// still: a waiting press is settled as of its own time when the board was already still then.
+func (t *Table) onSettled(o observe.Observation, from time.Time) {
 	if !t.obsMatters(o) {
 		return
 	}
 	at := o.Time
 	if t.pending != nil {
-		at = later(at, t.pending.At)
+		at = later(t.pending.At, from)
 	}
 	_ = t.runEvent(&event{Kind: kindObs, At: at, Board: boardText(o), Frame: o.Seq}, false)
 }
@@ -286,7 +295,9 @@ func (t *Table) Press(p clock.Press) error {
 	}
 	if t.pending != nil && t.usableSeen() {
 		s := t.seen.Clone()
-		t.onStable(s)
+		s.Time, s.Seq = t.raw.Time, t.raw.Seq
+		t.evaluated = true
+		t.onSettled(s, t.rawSince.Add(t.stab.Hold()))
 	}
 	if t.pending != nil {
 		t.waitingBanner()

@@ -111,18 +111,19 @@ type Table struct {
 	stateSeq  uint64
 	lastAt    time.Time
 
-	setup    Setup
-	rules    engine.Rules
-	game     *engine.Game
-	clk      *clock.Clock
-	phase    Phase
-	paused   bool // clocks paused (recovery or director) while the game is on
-	stab     *observe.Stabilizer
-	raw      observe.Observation
-	hasRaw   bool
-	rawSince time.Time // the raw readings have equalled the last stable one since then
-	seen     observe.Observation
-	hasSeen  bool
+	setup     Setup
+	rules     engine.Rules
+	game      *engine.Game
+	clk       *clock.Clock
+	phase     Phase
+	paused    bool // clocks paused (recovery or director) while the game is on
+	stab      *observe.Stabilizer
+	raw       observe.Observation
+	hasRaw    bool
+	rawSince  time.Time // the raw readings have equalled the last stable one since then
+	evaluated bool      // the settled reading was checked against the current state
+	seen      observe.Observation
+	hasSeen   bool
 
 	pending  *pendingPress
 	capture  *pendingCapture
@@ -319,6 +320,7 @@ func (t *Table) runEvent(ev *event, validateOnly bool) error {
 		}
 	}
 	err := t.apply(ev)
+	t.evaluated = false
 	if !t.replaying {
 		t.flushOutbox(ev)
 		t.bump()
