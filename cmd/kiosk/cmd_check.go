@@ -161,6 +161,9 @@ func (a *auditor) checkFile(path string) {
 			illegal++
 			lines = append(lines, fmt.Sprintf("  %smove %d %s: %v", label, il.Number, moveName(il.Move, rec.Size), il.Err))
 		}
+		for _, w := range rec.Warnings {
+			lines = append(lines, fmt.Sprintf("  %snote: %s", label, w))
+		}
 		for _, n := range rp.Notes {
 			lines = append(lines, fmt.Sprintf("  %snote: move %d: %s", label, n.Number, n.Text))
 		}

@@ -34,10 +34,10 @@ type Record struct {
 	Overtime    string  // OT: overtime method as written, e.g. "5x30 byo-yomi"
 	Application string  // AP: the program that wrote the record, e.g. "Tengen:1.0"
 	Setup       []Stone // AB, then AW, then AE of the root node (AE as Color engine.Empty)
-	Moves       []Move  // the main line after the root, one entry per node that carries anything
-	Warnings    []string
-	// Warnings lists game information that could not be read and was ignored (an unreadable KM, say),
-	// so that an audit can mention it without refusing the game. MarshalSGF does not write it.
+	Moves       []Move  // the main line: the root's move if any, then each later node with a move, setup, C or times
+	// Warnings lists values that could not be read and were ignored (an unreadable KM or BL, say), so
+	// that an audit can mention them without refusing the game. MarshalSGF does not write them.
+	Warnings []string
 }
 
 // Stone is one setup stone: Color Black (AB), White (AW) or Empty (AE, the point is cleared).
@@ -174,8 +174,8 @@ func GameInfo(root *Node) (*Record, error) {
 			}
 			r.Handicap = h
 		case "TM":
-			t, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
-			if err != nil || math.IsNaN(t) || math.IsInf(t, 0) || t < 0 {
+			t, err := parseSeconds(v)
+			if err != nil {
 				r.Warnings = append(r.Warnings, fmt.Sprintf("TM[%s] is not a number of seconds; ignored", v))
 				continue
 			}
@@ -328,7 +328,8 @@ func readMove(r *Record, n *Node, size int, withSetup bool) (m Move, ok bool, er
 }
 
 // Tree builds the SGF game tree of the record: a root with FF[4] GM[1] CA[UTF-8] and the game
-// information in a fixed order, then one node per Move.
+// information in a fixed order, then one node per Move. Points must lie on the board; a Size of 0 is
+// left out (readers take 19).
 func (r *Record) Tree() *Node {
 	root := &Node{}
 	add := func(n *Node, id, v string) {
@@ -340,7 +341,9 @@ func (r *Record) Tree() *Node {
 	add(root, "GM", "1")
 	add(root, "CA", "UTF-8")
 	add(root, "AP", r.Application)
-	add(root, "SZ", strconv.Itoa(r.Size))
+	if r.Size > 0 {
+		add(root, "SZ", strconv.Itoa(r.Size))
+	}
 	add(root, "RU", r.Rules)
 	if r.HasKomi {
 		add(root, "KM", formatFloat(r.Komi))
@@ -429,4 +432,22 @@ func first(p *Property) string {
 		return ""
 	}
 	return p.Values[0]
+}
+
+// parseSeconds reads a TM value: seconds ("1800", "90.5"), or the "mm:ss" / "h:mm:ss" some
+// programs write ("30:00").
+func parseSeconds(v string) (float64, error) {
+	parts := strings.Split(strings.TrimSpace(v), ":")
+	if len(parts) > 3 {
+		return 0, fmt.Errorf("too many fields")
+	}
+	total := 0.0
+	for i, p := range parts {
+		f, err := strconv.ParseFloat(p, 64)
+		if err != nil || math.IsNaN(f) || math.IsInf(f, 0) || f < 0 || i > 0 && f >= 60 {
+			return 0, fmt.Errorf("not a time")
+		}
+		total = total*60 + f
+	}
+	return total, nil
 }

@@ -120,6 +120,20 @@ func TestRecordWarnings(t *testing.T) {
 	}
 }
 
+func TestParseSeconds(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want float64
+		ok   bool
+	}{{"1800", 1800, true}, {"90.5", 90.5, true}, {"30:00", 1800, true}, {"1:00:30", 3630, true},
+		{"1:75", 0, false}, {"x", 0, false}, {"-5", 0, false}, {"1:2:3:4", 0, false}, {"NaN", 0, false}} {
+		got, err := parseSeconds(tc.in)
+		if (err == nil) != tc.ok || got != tc.want {
+			t.Errorf("parseSeconds(%q) = %v, %v", tc.in, got, err)
+		}
+	}
+}
+
 func TestExpandPoints(t *testing.T) {
 	pts, err := ExpandPoints([]string{"cc:aa", "dd"}, 19)
 	if err != nil {
