@@ -1,0 +1,277 @@
+package ui
+
+import (
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"tengen/clock"
+	"tengen/engine"
+	"tengen/referee"
+)
+
+// Screen names a screen of the kiosk.
+type Screen int
+
+// The screens. ScreenGame follows the game: set-up before it, the table during it, counting at the end.
+const (
+	ScreenGame Screen = iota
+	ScreenMenu
+	ScreenSetup
+	ScreenCamera
+	ScreenDirector
+	ScreenLanguage
+)
+
+// Handlers connect the screens to the referee and the hardware. Nil handlers disable what they do.
+type Handlers struct {
+	Press      func(clock.Press) // the keyboard stands in for the three buttons when there is no GPIO
+	ToggleDead func(engine.Point) error
+	Resume     func(engine.Color) error
+	Setup      func(referee.Setup) error
+	Director   func(pin string, a referee.DirectorAction) error
+	ExportSGF  func(pin string) (string, error)
+	Camera     CameraHandlers
+	Language   func(code string) // told after the language changed (to save it, for example)
+	Now        func() time.Time  // press times; nil = time.Now
+}
+
+// App is the kiosk's window content: it shows the screen the game needs (or the one the menu chose)
+// and feeds it the referee's state. Call its methods on Fyne's goroutine (fyne.Do).
+type App struct {
+	win    fyne.Window
+	h      Handlers
+	screen Screen
+	st     referee.State
+	cond   Conditions
+	lang   string
+
+	table    *TableScreen
+	count    *CountScreen
+	setup    *SetupScreen
+	camera   *CameraScreen
+	director *DirectorScreen
+	shown    fyne.CanvasObject
+}
+
+// NewApp builds the screens in win and installs the keyboard fallback for the buttons.
+func NewApp(win fyne.Window, h Handlers) *App {
+	if h.Now == nil {
+		h.Now = time.Now
+	}
+	a := &App{win: win, h: h, lang: "en"}
+	a.build()
+	win.Canvas().SetOnTypedKey(a.TypedKey)
+	a.show()
+	return a
+}
+
+// build makes every screen (again, after a language change).
+func (a *App) build() {
+	a.table = NewTableScreen(func() { a.Show(ScreenMenu) })
+	a.count = NewCountScreen(CountHandlers{
+		ToggleDead: func(p engine.Point) {
+			if a.h.ToggleDead != nil {
+				_ = a.h.ToggleDead(p)
+			}
+		},
+		Agree: func(c engine.Color) {
+			b := clock.BlackClock
+			if c == engine.White {
+				b = clock.WhiteClock
+			}
+			a.press(b, false)
+		},
+		Resume: func(c engine.Color) {
+			if a.h.Resume != nil {
+				_ = a.h.Resume(c)
+			}
+		},
+	})
+	a.setup = NewSetupScreen(a.st.Setup, func(s referee.Setup) error {
+		if a.h.Setup == nil {
+			return nil
+		}
+		if err := a.h.Setup(s); err != nil {
+			return err
+		}
+		a.Show(ScreenGame)
+		return nil
+	}, func() { a.Show(ScreenGame) })
+	cam := a.h.Camera
+	back := cam.Back
+	cam.Back = func() {
+		if back != nil {
+			back()
+		}
+		a.Show(ScreenMenu)
+	}
+	a.camera = NewCameraScreen(cam)
+	a.director = NewDirectorScreen(DirectorHandlers{
+		Act: func(pin string, act referee.DirectorAction) error {
+			if a.h.Director == nil {
+				return referee.ErrNoDirector
+			}
+			return a.h.Director(pin, act)
+		},
+		ExportSGF: a.h.ExportSGF,
+		Back:      func() { a.Show(ScreenMenu) },
+	})
+}
+
+// Screen returns the screen showing.
+func (a *App) Screen() Screen { return a.screen }
+
+// Current returns the visible screen's root object (for tests).
+func (a *App) Current() fyne.CanvasObject { return a.shown }
+
+// Table returns the table screen.
+func (a *App) Table() *TableScreen { return a.table }
+
+// Count returns the counting screen.
+func (a *App) Count() *CountScreen { return a.count }
+
+// Show switches to s.
+func (a *App) Show(s Screen) {
+	a.screen = s
+	if s == ScreenCamera {
+		a.camera.Grab()
+	}
+	a.show()
+}
+
+// Update shows a new referee state.
+func (a *App) Update(st referee.State, cond Conditions) {
+	phaseChanged := st.Phase != a.st.Phase
+	a.st, a.cond = st, cond
+	a.table.SetView(TableViewOf(st, cond))
+	if st.Phase == referee.PhaseMarking || st.Phase == referee.PhaseEnded {
+		a.count.SetView(CountViewOf(st))
+	}
+	if phaseChanged || a.screen == ScreenGame {
+		if phaseChanged && a.screen != ScreenGame && a.screen != ScreenMenu {
+			return // do not pull the director or the set-up away mid-edit
+		}
+		a.show()
+	}
+}
+
+// gameScreen is the screen the game needs now.
+func (a *App) gameScreen() fyne.CanvasObject {
+	switch {
+	case a.st.Phase == referee.PhaseSetup:
+		return a.setup.Content()
+	case a.st.Phase == referee.PhaseMarking, a.st.Phase == referee.PhaseEnded && a.st.Score != nil:
+		return a.count.Content()
+	}
+	return a.table.Content()
+}
+
+func (a *App) show() {
+	var c fyne.CanvasObject
+	switch a.screen {
+	case ScreenMenu:
+		c = a.menu()
+	case ScreenSetup:
+		c = a.setup.Content()
+	case ScreenCamera:
+		c = a.camera.Content()
+	case ScreenDirector:
+		c = a.director.Content()
+	case ScreenLanguage:
+		c = a.languages()
+	default:
+		c = a.gameScreen()
+	}
+	if c != a.shown {
+		a.shown = c
+		a.win.SetContent(c)
+	}
+}
+
+// menu is the list of screens, with big buttons.
+func (a *App) menu() fyne.CanvasObject {
+	item := func(label string, icon fyne.Resource, s Screen) fyne.CanvasObject {
+		return widget.NewButtonWithIcon(label, icon, func() { a.Show(s) })
+	}
+	return container.NewPadded(container.NewGridWithColumns(2,
+		item(tr("Back to the game"), theme.NavigateBackIcon(), ScreenGame),
+		item(tr("Game set-up"), theme.DocumentCreateIcon(), ScreenSetup),
+		item(tr("Camera and board"), theme.VisibilityIcon(), ScreenCamera),
+		item(tr("Director"), theme.AccountIcon(), ScreenDirector),
+		item(tr("Language"), theme.SettingsIcon(), ScreenLanguage),
+	))
+}
+
+// languages lists the languages as big buttons, each in its own tongue.
+func (a *App) languages() fyne.CanvasObject {
+	grid := container.NewGridWithColumns(2)
+	for _, l := range Languages() {
+		code := l.Code
+		b := widget.NewButton(l.Name, func() {
+			if err := a.SetLanguage(code); err == nil {
+				a.Show(ScreenGame)
+			}
+		})
+		if code == a.lang {
+			b.Importance = widget.HighImportance
+		}
+		grid.Add(b)
+	}
+	grid.Add(widget.NewButtonWithIcon(tr("Back"), theme.NavigateBackIcon(), func() { a.Show(ScreenMenu) }))
+	return container.NewPadded(grid)
+}
+
+// Language returns the language code in use.
+func (a *App) Language() string { return a.lang }
+
+// SetLanguage switches every screen to code at once.
+func (a *App) SetLanguage(code string) error {
+	if err := SetLanguage(code); err != nil {
+		return err
+	}
+	a.lang = code
+	a.build()
+	a.table.SetView(TableViewOf(a.st, a.cond))
+	a.count.SetView(CountViewOf(a.st))
+	a.shown = nil
+	a.show()
+	if a.h.Language != nil {
+		a.h.Language(code)
+	}
+	return nil
+}
+
+// TypedKey is the keyboard fallback for the buttons when there is no GPIO: B or Left for Black's
+// clock, W or Right for White's, P, Space or Down to pass, L for a long pass (stop and count),
+// D for the director button; Escape goes back to the game.
+func (a *App) TypedKey(ev *fyne.KeyEvent) {
+	switch ev.Name {
+	case fyne.KeyB, fyne.KeyLeft:
+		a.press(clock.BlackClock, false)
+	case fyne.KeyW, fyne.KeyRight:
+		a.press(clock.WhiteClock, false)
+	case fyne.KeyP, fyne.KeySpace, fyne.KeyDown:
+		a.press(clock.PassButton, false)
+	case fyne.KeyL:
+		a.press(clock.PassButton, true)
+	case fyne.KeyD:
+		a.press(clock.DirectorButton, false)
+	case fyne.KeyEscape:
+		a.Show(ScreenGame)
+	}
+}
+
+func (a *App) press(b clock.Button, long bool) {
+	if a.h.Press == nil {
+		return
+	}
+	p := clock.NewPress(b, a.h.Now())
+	if long {
+		p = clock.NewLongPress(b, a.h.Now())
+	}
+	a.h.Press(p)
+}

@@ -1,0 +1,108 @@
+package ui
+
+import (
+	"image/color"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/widget"
+)
+
+// Banner is the table's verdict: a coloured panel with a title and a sentence. Illegal moves are red,
+// stones to remove orange, a board that differs from the game blue; a lost camera or hands over the
+// board are shown calmly.
+type Banner struct {
+	widget.BaseWidget
+	view BannerView
+}
+
+// NewBanner returns a banner showing v.
+func NewBanner(v BannerView) *Banner {
+	b := &Banner{view: v}
+	b.ExtendBaseWidget(b)
+	return b
+}
+
+// SetView shows v.
+func (b *Banner) SetView(v BannerView) {
+	if b.view == v {
+		return
+	}
+	b.view = v
+	b.Refresh()
+}
+
+// View returns what the banner shows.
+func (b *Banner) View() BannerView { return b.view }
+
+// CreateRenderer builds the banner.
+func (b *Banner) CreateRenderer() fyne.WidgetRenderer {
+	r := &bannerRenderer{b: b, bg: canvas.NewRectangle(color.Transparent),
+		title: &textBlock{style: fyne.TextStyle{Bold: true}, align: fyne.TextAlignCenter},
+		body:  &textBlock{align: fyne.TextAlignCenter}}
+	r.bg.CornerRadius = 10
+	return r
+}
+
+type bannerRenderer struct {
+	b           *Banner
+	bg          *canvas.Rectangle
+	title, body *textBlock
+	objs        []fyne.CanvasObject
+}
+
+func (r *bannerRenderer) Destroy() {}
+
+func (r *bannerRenderer) MinSize() fyne.Size { return fyne.NewSize(120, 60) }
+
+func (r *bannerRenderer) Objects() []fyne.CanvasObject { return r.objs }
+
+func (r *bannerRenderer) Refresh() {
+	r.Layout(r.b.Size())
+	canvas.Refresh(r.b)
+}
+
+// bannerColours returns the background and text colours of a kind.
+func bannerColours(k BannerKind) (bg, fg color.Color) {
+	switch k {
+	case BannerIllegal:
+		return colIllegal, colText
+	case BannerRemove:
+		return colRemove, colDark
+	case BannerDiffers:
+		return colDiffers, colText
+	case BannerCalm:
+		return colCalm, colText
+	case BannerInfo:
+		return colInfo, colText
+	}
+	return color.Transparent, colText
+}
+
+func (r *bannerRenderer) Layout(sz fyne.Size) {
+	v := r.b.view
+	r.objs = r.objs[:0]
+	if v.Kind == BannerNone {
+		return
+	}
+	bg, fg := bannerColours(v.Kind)
+	r.bg.FillColor = bg
+	r.bg.Move(fyne.NewPos(0, 0))
+	r.bg.Resize(sz)
+	r.objs = append(r.objs, r.bg)
+	pad := float32(10)
+	r.title.col, r.body.col = fg, fg
+	maxTitle := float32(34)
+	maxBody := float32(26)
+	if v.Kind == BannerCalm {
+		maxTitle, maxBody = 26, 20
+	}
+	inner := fyne.NewSize(sz.Width-2*pad, sz.Height-2*pad)
+	if v.Text == "" {
+		r.objs = append(r.objs, r.title.set(v.Title, fyne.NewPos(pad, pad), inner, maxTitle)...)
+		return
+	}
+	titleH := inner.Height * 0.32
+	r.objs = append(r.objs, r.title.set(v.Title, fyne.NewPos(pad, pad), fyne.NewSize(inner.Width, titleH), maxTitle)...)
+	r.objs = append(r.objs, r.body.set(v.Text, fyne.NewPos(pad, pad+titleH), fyne.NewSize(inner.Width, inner.Height-titleH), maxBody)...)
+}

@@ -1,0 +1,170 @@
+package ui
+
+import (
+	"image/color"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/widget"
+
+	"tengen/clock"
+	"tengen/engine"
+)
+
+// ClockFace is one player's clock: stone colour, name and rank, the time in very large type, overtime
+// periods or stones, prisoners and pass stones. The side to move is lit.
+type ClockFace struct {
+	widget.BaseWidget
+	view SideView
+}
+
+// NewClockFace returns a clock face for v.
+func NewClockFace(v SideView) *ClockFace {
+	c := &ClockFace{view: v}
+	c.ExtendBaseWidget(c)
+	return c
+}
+
+// SetView shows v.
+func (c *ClockFace) SetView(v SideView) {
+	if c.view == v {
+		return
+	}
+	c.view = v
+	c.Refresh()
+}
+
+// View returns what the face shows.
+func (c *ClockFace) View() SideView { return c.view }
+
+// CreateRenderer builds the face.
+func (c *ClockFace) CreateRenderer() fyne.WidgetRenderer {
+	r := &clockRenderer{c: c, bg: canvas.NewRectangle(colPanel), stone: canvas.NewCircle(colBlack),
+		name: canvas.NewText("", colText), time: canvas.NewText("", colText),
+		detail: &textBlock{col: colDimText, align: fyne.TextAlignCenter}}
+	r.time.TextStyle = fyne.TextStyle{Bold: true, Monospace: true}
+	r.time.Alignment = fyne.TextAlignCenter
+	r.bg.CornerRadius = 10
+	return r
+}
+
+type clockRenderer struct {
+	c       *ClockFace
+	bg      *canvas.Rectangle
+	stone   *canvas.Circle
+	name    *canvas.Text
+	time    *canvas.Text
+	detail  *textBlock
+	details []fyne.CanvasObject
+}
+
+func (r *clockRenderer) Destroy() {}
+
+func (r *clockRenderer) MinSize() fyne.Size { return fyne.NewSize(160, 110) }
+
+func (r *clockRenderer) Objects() []fyne.CanvasObject {
+	return append([]fyne.CanvasObject{r.bg, r.stone, r.name, r.time}, r.details...)
+}
+
+func (r *clockRenderer) Refresh() {
+	r.Layout(r.c.Size())
+	canvas.Refresh(r.c)
+}
+
+// detailText is the line under the time: overtime state, prisoners and pass stones.
+func detailText(v SideView) string {
+	var parts []string
+	switch {
+	case v.Clock.Flagged:
+		parts = append(parts, tr("Time is up"))
+	case v.Clock.Paused:
+		parts = append(parts, tr("Paused"))
+	}
+	if v.Clock.InOvertime && v.Clock.Periods > 0 {
+		parts = append(parts, tr("Periods left: {{.N}}", "N", v.Clock.Periods))
+	}
+	if v.Clock.InOvertime && v.Clock.Stones > 0 {
+		parts = append(parts, tr("Stones to play: {{.N}}", "N", v.Clock.Stones))
+	}
+	parts = append(parts, tr("Prisoners: {{.N}}", "N", v.Prisoners))
+	parts = append(parts, tr("Pass stones: {{.N}}", "N", v.PassStones))
+	return strings.Join(parts, " · ")
+}
+
+func (r *clockRenderer) Layout(sz fyne.Size) {
+	v := r.c.view
+	r.bg.Resize(sz)
+	r.bg.Move(fyne.NewPos(0, 0))
+	fg := colText
+	var bg color.Color = colPanel
+	r.bg.StrokeWidth = 0
+	switch {
+	case v.Clock.Flagged:
+		bg = colIllegal
+	case v.ToMove:
+		bg, fg = colToMove, colDark
+	}
+	r.bg.FillColor = bg
+	pad := sz.Height * 0.05
+	nameH := sz.Height * 0.2
+	r.stone.FillColor = colBlack
+	r.stone.StrokeColor = colText
+	r.stone.StrokeWidth = 2
+	if v.Color == engine.White {
+		r.stone.FillColor = colWhite
+		r.stone.StrokeColor = colDark
+	}
+	d := nameH * 0.85
+	r.stone.Move(fyne.NewPos(pad, pad+(nameH-d)/2))
+	r.stone.Resize(fyne.NewSize(d, d))
+	name := v.Name
+	if name == "" {
+		name = tr("Black")
+		if v.Color == engine.White {
+			name = tr("White")
+		}
+	}
+	if v.Rank != "" {
+		name += " " + v.Rank
+	}
+	nx := pad*2 + d
+	r.name.Text = name
+	r.name.Color = fg
+	r.name.TextStyle = fyne.TextStyle{Bold: true}
+	r.name.TextSize = fitSize(name, nameH*0.7, sz.Width-nx-pad, r.name.TextStyle)
+	r.name.Move(fyne.NewPos(nx, pad+(nameH-r.name.TextSize*1.3)/2))
+	r.name.Resize(fyne.NewSize(sz.Width-nx-pad, r.name.TextSize*1.3))
+
+	text := v.Clock.Text
+	if text == "" {
+		text = "--:--"
+	}
+	timeH := sz.Height * 0.5
+	r.time.Text = text
+	r.time.Color = fg
+	if v.Clock.Low && !v.ToMove {
+		r.time.Color = colLow
+	} else if v.Clock.Low {
+		r.time.Color = colIllegal
+	}
+	r.time.TextSize = fitSize(text, timeH*0.8, sz.Width-2*pad, r.time.TextStyle)
+	ty := pad + nameH + (timeH-r.time.TextSize*1.3)/2
+	r.time.Move(fyne.NewPos(pad, ty))
+	r.time.Resize(fyne.NewSize(sz.Width-2*pad, r.time.TextSize*1.3))
+
+	r.detail.col = colDimText
+	if v.ToMove && !v.Clock.Flagged {
+		r.detail.col = colDark
+	}
+	dy := pad + nameH + timeH
+	r.details = r.detail.set(detailText(v), fyne.NewPos(pad, dy), fyne.NewSize(sz.Width-2*pad, sz.Height-dy-pad/2), sz.Height*0.11)
+}
+
+// sideOf maps an engine colour to the clock's side.
+func sideOf(c engine.Color) clock.Side {
+	if c == engine.White {
+		return clock.White
+	}
+	return clock.Black
+}

@@ -1,0 +1,230 @@
+package ui
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/widget"
+
+	"tengen/engine"
+	"tengen/referee"
+)
+
+// DirectorHandlers are what the director screen asks for. Each gets the PIN typed on the pad; the
+// referee checks it (ErrBadPIN sends the director back to the pad).
+type DirectorHandlers struct {
+	Act       func(pin string, a referee.DirectorAction) error
+	ExportSGF func(pin string) (string, error) // returns where the record was written
+	Back      func()
+}
+
+// DirectorScreen is the director's panel behind a PIN pad: undo, correct the last move, adjust a
+// clock, pause and resume, set the result, export the SGF.
+type DirectorScreen struct {
+	h       DirectorHandlers
+	pin     string
+	dots    *canvas.Text
+	padMsg  *widget.Label
+	pad     fyne.CanvasObject
+	panel   fyne.CanvasObject
+	Message *widget.Label
+	Move    *widget.Entry
+	Side    *widget.RadioGroup
+	Time    *widget.Entry
+	Periods *widget.Entry
+	Result  *widget.Entry
+	content *fyne.Container
+}
+
+// NewDirectorScreen builds the PIN pad and the panel (shown once a PIN is typed).
+func NewDirectorScreen(h DirectorHandlers) *DirectorScreen {
+	d := &DirectorScreen{h: h}
+	d.dots = canvas.NewText("", colText)
+	d.dots.TextSize = 40
+	d.dots.Alignment = fyne.TextAlignCenter
+	d.padMsg = widget.NewLabelWithStyle(tr("Director PIN"), fyne.TextAlignCenter, fyne.TextStyle{Bold: true})
+	keys := container.NewGridWithColumns(3)
+	for _, k := range []string{"1", "2", "3", "4", "5", "6", "7", "8", "9", "⌫", "0", "OK"} {
+		k := k
+		b := widget.NewButton(k, func() { d.key(k) })
+		if k == "OK" {
+			b.Importance = widget.HighImportance
+		}
+		keys.Add(b)
+	}
+	back := widget.NewButton(tr("Back"), d.back)
+	d.pad = container.NewBorder(container.NewVBox(d.padMsg, d.dots), back, nil, nil, keys)
+
+	d.Message = widget.NewLabel("")
+	d.Message.Wrapping = fyne.TextWrapWord
+	d.Move = widget.NewEntry()
+	d.Move.SetPlaceHolder("D4 / pass")
+	d.Side = widget.NewRadioGroup([]string{tr("Black"), tr("White")}, nil)
+	d.Side.Horizontal = true
+	d.Side.SetSelected(tr("Black"))
+	d.Time = widget.NewEntry()
+	d.Time.SetPlaceHolder("12:30")
+	d.Periods = widget.NewEntry()
+	d.Periods.SetPlaceHolder("5")
+	d.Result = widget.NewEntry()
+	d.Result.SetPlaceHolder("B+R, W+3.5, 0, Void")
+	act := func(a func() (referee.DirectorAction, error)) func() {
+		return func() {
+			action, err := a()
+			if err == nil {
+				err = d.h.Act(d.pin, action)
+			}
+			d.report(err, tr("Done."))
+		}
+	}
+	simple := func(k referee.DirectorKind) func() (referee.DirectorAction, error) {
+		return func() (referee.DirectorAction, error) { return referee.DirectorAction{Kind: k}, nil }
+	}
+	undo := widget.NewButton(tr("Undo the last move"), act(simple(referee.DirectorUndo)))
+	pause := widget.NewButton(tr("Pause"), act(simple(referee.DirectorPause)))
+	resume := widget.NewButton(tr("Resume"), act(simple(referee.DirectorResume)))
+	retract := widget.NewButton(tr("Illegal move: retract and pass"), act(simple(referee.DirectorRetractPass)))
+	correct := widget.NewButton(tr("Correct the last move"), act(func() (referee.DirectorAction, error) {
+		m := strings.TrimSpace(d.Move.Text)
+		if m == "" {
+			return referee.DirectorAction{}, errors.New(tr("Type the move, e.g. D4 or pass"))
+		}
+		return referee.DirectorAction{Kind: referee.DirectorCorrect, Move: m}, nil
+	}))
+	adjust := widget.NewButton(tr("Set the clock"), act(d.adjustAction))
+	end := widget.NewButton(tr("Set the result"), act(func() (referee.DirectorAction, error) {
+		r := strings.TrimSpace(d.Result.Text)
+		if r == "" {
+			return referee.DirectorAction{}, errors.New(tr("Type the result, e.g. B+R"))
+		}
+		return referee.DirectorAction{Kind: referee.DirectorEnd, Result: r}, nil
+	}))
+	export := widget.NewButton(tr("Export the SGF"), func() {
+		if d.h.ExportSGF == nil {
+			return
+		}
+		path, err := d.h.ExportSGF(d.pin)
+		d.report(err, tr("Saved: {{.Path}}", "Path", path))
+	})
+	lock := widget.NewButton(tr("Lock"), d.back)
+	grid := container.NewGridWithColumns(2,
+		undo, container.NewBorder(nil, nil, nil, correct, d.Move),
+		pause, resume,
+		retract, export,
+		container.NewBorder(nil, nil, d.Side, nil, container.NewGridWithColumns(2, d.Time, d.Periods)), adjust,
+		d.Result, end,
+	)
+	title := widget.NewLabelWithStyle(tr("Director"), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	d.panel = container.NewBorder(title, container.NewVBox(d.Message, lock), nil, nil, container.NewVScroll(grid))
+	d.content = container.NewStack(d.pad)
+	return d
+}
+
+// Content is the screen's root object.
+func (d *DirectorScreen) Content() fyne.CanvasObject { return d.content }
+
+// Unlocked reports whether the panel (not the PIN pad) is showing.
+func (d *DirectorScreen) Unlocked() bool {
+	return len(d.content.Objects) == 1 && d.content.Objects[0] == d.panel
+}
+
+func (d *DirectorScreen) key(k string) {
+	switch k {
+	case "⌫":
+		if d.pin != "" {
+			d.pin = d.pin[:len(d.pin)-1]
+		}
+	case "OK":
+		if d.pin == "" {
+			return
+		}
+		d.content.Objects = []fyne.CanvasObject{d.panel}
+		d.Message.SetText(tr("Unlocked. Every action checks the PIN and is recorded."))
+		d.content.Refresh()
+		return
+	default:
+		if len(d.pin) < 12 {
+			d.pin += k
+		}
+	}
+	d.dots.Text = strings.Repeat("●", len(d.pin))
+	d.dots.Refresh()
+}
+
+func (d *DirectorScreen) back() {
+	d.pin = ""
+	d.dots.Text = ""
+	d.padMsg.SetText(tr("Director PIN"))
+	d.content.Objects = []fyne.CanvasObject{d.pad}
+	d.content.Refresh()
+	if d.h.Back != nil {
+		d.h.Back()
+	}
+}
+
+// report shows the outcome of an action; a wrong PIN locks the panel again.
+func (d *DirectorScreen) report(err error, ok string) {
+	switch {
+	case errors.Is(err, referee.ErrBadPIN):
+		d.pin = ""
+		d.dots.Text = ""
+		d.padMsg.SetText(tr("Wrong PIN"))
+		d.content.Objects = []fyne.CanvasObject{d.pad}
+		d.content.Refresh()
+	case err != nil:
+		d.Message.SetText(err.Error())
+	default:
+		d.Message.SetText(ok)
+	}
+}
+
+// adjustAction reads the clock fields: m:ss or h:mm:ss, and optional periods.
+func (d *DirectorScreen) adjustAction() (referee.DirectorAction, error) {
+	rem, err := parseClock(d.Time.Text)
+	if err != nil {
+		return referee.DirectorAction{}, err
+	}
+	a := referee.DirectorAction{Kind: referee.DirectorAdjustClock, Color: engine.Black, Remaining: rem}
+	if d.Side.Selected == tr("White") {
+		a.Color = engine.White
+	}
+	if p := strings.TrimSpace(d.Periods.Text); p != "" {
+		n, err := strconv.Atoi(p)
+		if err != nil || n < 0 || n > 100 {
+			return referee.DirectorAction{}, errors.New(tr("Periods must be a whole number"))
+		}
+		a.Periods = n
+	}
+	return a, nil
+}
+
+// parseClock reads "m:ss", "h:mm:ss" or whole minutes.
+func parseClock(s string) (time.Duration, error) {
+	s = strings.TrimSpace(s)
+	bad := fmt.Errorf("%s", tr("Type the time as m:ss, e.g. 12:30"))
+	if s == "" {
+		return 0, bad
+	}
+	parts := strings.Split(s, ":")
+	if len(parts) > 3 {
+		return 0, bad
+	}
+	var total time.Duration
+	for i, p := range parts {
+		n, err := strconv.Atoi(p)
+		if err != nil || n < 0 || (i > 0 && n >= 60) {
+			return 0, bad
+		}
+		total = total*60 + time.Duration(n)
+	}
+	if len(parts) == 1 {
+		return total * time.Minute, nil
+	}
+	return total * time.Second, nil
+}

@@ -1,0 +1,84 @@
+package ui
+
+import (
+	"image/color"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+)
+
+// fitSize returns the largest text size not above want at which s fits in width.
+func fitSize(s string, want, width float32, style fyne.TextStyle) float32 {
+	if s == "" || width <= 0 {
+		return want
+	}
+	w := fyne.MeasureText(s, want, style).Width
+	if w <= width {
+		return want
+	}
+	return want * width / w * 0.98
+}
+
+// wrapLines breaks s into lines no wider than width at the given size (words longer than a line
+// stand alone).
+func wrapLines(s string, size, width float32, style fyne.TextStyle) []string {
+	var out []string
+	for _, para := range strings.Split(s, "\n") {
+		words := strings.Fields(para)
+		line := ""
+		for _, w := range words {
+			try := w
+			if line != "" {
+				try = line + " " + w
+			}
+			if line != "" && fyne.MeasureText(try, size, style).Width > width {
+				out = append(out, line)
+				line = w
+				continue
+			}
+			line = try
+		}
+		if line != "" {
+			out = append(out, line)
+		}
+	}
+	return out
+}
+
+// textBlock is a stack of canvas.Text lines drawn from a wrapped paragraph.
+type textBlock struct {
+	lines []*canvas.Text
+	col   color.Color
+	style fyne.TextStyle
+	align fyne.TextAlign
+}
+
+// set lays text out in the rectangle (pos, sz) at no more than maxSize, shrinking until it fits.
+// It returns the objects to draw.
+func (tb *textBlock) set(s string, pos fyne.Position, sz fyne.Size, maxSize float32) []fyne.CanvasObject {
+	size := maxSize
+	var lines []string
+	for size > 8 {
+		lines = wrapLines(s, size, sz.Width, tb.style)
+		if float32(len(lines))*size*1.3 <= sz.Height {
+			break
+		}
+		size *= 0.9
+	}
+	for len(tb.lines) < len(lines) {
+		tb.lines = append(tb.lines, canvas.NewText("", tb.col))
+	}
+	tb.lines = tb.lines[:len(lines)]
+	objs := make([]fyne.CanvasObject, 0, len(lines))
+	total := float32(len(lines)) * size * 1.3
+	y := pos.Y + (sz.Height-total)/2
+	for i, l := range lines {
+		t := tb.lines[i]
+		t.Text, t.TextSize, t.Color, t.TextStyle, t.Alignment = l, size, tb.col, tb.style, tb.align
+		t.Move(fyne.NewPos(pos.X, y+float32(i)*size*1.3))
+		t.Resize(fyne.NewSize(sz.Width, size*1.3))
+		objs = append(objs, t)
+	}
+	return objs
+}

@@ -1,0 +1,96 @@
+// Package ui is the kiosk's touch screens (Fyne): the table, set-up, camera and calibration,
+// counting, director and language screens. Screens render plain view data (built from the referee's
+// state by the caller) and report what the user asks for through callbacks; no game logic lives here.
+package ui
+
+import (
+	"tengen/clock"
+	"tengen/engine"
+)
+
+// MarkKind says why a point is marked on the board.
+type MarkKind int8
+
+// The marks the board draws.
+const (
+	MarkIllegal MarkKind = iota + 1 // a stone placed against the rules (red)
+	MarkRemove                      // a captured stone still on the board (orange)
+	MarkFix                         // the board differs from the game here (blue)
+	MarkDead                        // a stone marked dead when counting
+)
+
+// Mark is one marked point.
+type Mark struct {
+	Point engine.Point
+	Kind  MarkKind
+}
+
+// BoardView is the board as recorded (not the camera picture) with what to draw over it.
+type BoardView struct {
+	Size      int
+	Stones    []engine.Color // Size*Size, row-major, row 0 = top as seen from Black's side
+	LastMove  engine.Point
+	HasLast   bool           // LastMove is set
+	Marks     []Mark         // drawn over the stones
+	Territory []engine.Color // owner of each point when counting (nil otherwise)
+}
+
+// At returns the stone at p (Empty off the board).
+func (v BoardView) At(p engine.Point) engine.Color {
+	if !p.In(v.Size) || len(v.Stones) != v.Size*v.Size {
+		return engine.Empty
+	}
+	return v.Stones[p.Y*v.Size+p.X]
+}
+
+// SideView is one player's half of the table: name, clock face, prisoners and pass stones.
+type SideView struct {
+	Color      engine.Color
+	Name, Rank string
+	Clock      clock.Display
+	ToMove     bool
+	Prisoners  int // stones this player has captured
+	PassStones int // pass stones this player has received
+}
+
+// BannerKind says how loud a banner is.
+type BannerKind int8
+
+// The banners of the table screen.
+const (
+	BannerNone    BannerKind = iota
+	BannerIllegal            // a flagged illegal move: red, with the rule sentence
+	BannerRemove             // remove the captured stones: orange
+	BannerDiffers            // the board differs from the game: amber
+	BannerCalm               // camera lost, hands over the board, paused: visible but calm
+	BannerInfo               // game over, result: green
+)
+
+// BannerView is the message shown beside the board. Title and Text are already translated.
+type BannerView struct {
+	Kind  BannerKind
+	Title string
+	Text  string
+}
+
+// TableView is everything the table screen shows.
+type TableView struct {
+	Board      BoardView
+	MoveNumber int
+	Black      SideView
+	White      SideView
+	Banner     BannerView
+	Status     string // a quiet status line (rules, komi), already translated
+}
+
+// CountView is everything the counting screen shows.
+type CountView struct {
+	Board       BoardView // with Territory and MarkDead marks
+	Score       engine.Score
+	HasScore    bool
+	BlackAgreed bool
+	WhiteAgreed bool
+	Rules       string // the rules' name as the players know it
+	Black       SideView
+	White       SideView
+}
