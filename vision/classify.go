@@ -61,13 +61,56 @@ func measureLevels(f []pointFeatures, p Params, tmp []float64) levels {
 }
 
 // classify turns the features of every point into stones with confidences (as seen in the image).
-func classify(f []pointFeatures, size int, p Params, stones []observe.Stone, conf []float32, tmp []float64) {
+// blobs, when not nil, finds dark blobs to rescue black stones placed off their points.
+func classify(f []pointFeatures, size int, p Params, stones []observe.Stone, conf []float32, tmp []float64, blobs *blobFinder, find func(thresh float64) []float64) {
 	lv := measureLevels(f, p, tmp)
 	for i, x := range f {
 		s, c := classifyPoint(x, lv, p)
 		stones[i], conf[i] = s, c
 	}
+	if find != nil {
+		rescueBlobs(f, size, p, lv, stones, conf, blobs, find)
+	}
 	markObscured(f, size, lv, p, stones, conf)
+}
+
+// rescueBlobs turns into black the empty-looking points that own a dark stone-sized blob: stones
+// placed off their point, or standing off it in an oblique view. A blob that overlaps a stone
+// already found (closer than a stone's width) and is lighter than the frame's black stones is that
+// stone's shadow, not a stone.
+func rescueBlobs(f []pointFeatures, size int, p Params, lv levels, stones []observe.Stone, conf []float32, blobs *blobFinder, find func(float64) []float64) {
+	rescue := lv.black + 0.5*(lv.blackTh-lv.black)
+	notShadow := lv.black + 0.35*(lv.blackTh-lv.black)
+	rel := find(rescue)
+	px, py := blobs.parallax[0], blobs.parallax[1]
+	for i, x := range f {
+		if stones[i] != observe.Empty || rel[i] >= rescue || x.Rel > 0.9*lv.empty {
+			continue
+		}
+		if x.InLine > p.ShadowLine && rel[i] > notShadow {
+			continue
+		}
+		if rel[i] > lv.black+0.05 {
+			bx, by := blobs.at[i][0], blobs.at[i][1]
+			near := false
+			for r := max(0, int(by)-1); r <= min(size-1, int(by)+2) && !near; r++ {
+				for c := max(0, int(bx)-1); c <= min(size-1, int(bx)+2); c++ {
+					k := r*size + c
+					if k == i || (stones[k] != observe.Black && stones[k] != observe.White) {
+						continue
+					}
+					if math.Hypot(float64(c)+px-bx, float64(r)+py-by) < 0.85 {
+						near = true
+						break
+					}
+				}
+			}
+			if near {
+				continue
+			}
+		}
+		stones[i], conf[i] = observe.Black, margin((rescue-rel[i])/0.1, 0.8)
+	}
 }
 
 // classifyPoint decides one point from its features and the frame's levels.

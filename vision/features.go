@@ -38,6 +38,9 @@ type pointFeatures struct {
 	Spread  float64 // (p90-p10) of disc luminance / board luminance
 	Inner   float64 // median luminance of the inner disc / local board luminance
 	InLine  float64 // grid-line contrast inside the inner disc, relative to the inner disc's own luminance
+	// ShiftRel and ShiftHigh are the median and 75th percentile luminance (relative to the board) of
+	// smaller discs moved a quarter spacing up, down, left and right: a stone placed off-centre.
+	ShiftRel, ShiftHigh [4]float64
 	BgY     float64 // local board luminance (0..255)
 }
 
@@ -51,6 +54,8 @@ type sampler struct {
 	cross []bool   // disc pixel lies on the grid-line cross (|dx|<=1 or |dy|<=1)
 	inner []bool   // disc pixel lies in the inner disc (radius 0.2 spacing)
 	ins   []float64
+	small []offset    // the smaller disc used at shifted centres
+	shift [4]offset   // up, down, left, right
 	hist  [256]uint16
 	cell  []offset // small disc at a cell centre
 	ys    []float64
@@ -84,6 +89,17 @@ func newSampler(g canonGeom) *sampler {
 			}
 		}
 	}
+	rs := 0.26 * float64(g.Spacing)
+	ri = int(math.Ceil(rs))
+	for dy := -ri; dy <= ri; dy++ {
+		for dx := -ri; dx <= ri; dx++ {
+			if float64(dx*dx+dy*dy) <= rs*rs {
+				s.small = append(s.small, offset{dx, dy})
+			}
+		}
+	}
+	d := int(math.Round(0.25 * float64(g.Spacing)))
+	s.shift = [4]offset{{0, -d}, {0, d}, {-d, 0}, {d, 0}}
 	n := g.Size - 1
 	s.cellY = make([]float64, n*n)
 	s.cellR = make([]float64, n*n)
@@ -194,6 +210,15 @@ func (s *sampler) extract(pix []byte, out []pointFeatures) {
 			f.SatRel = sat(sb, sg, sr) / math.Max(bgS, 0.02)
 			f.Line = (offSum/float64(offN) - onSum/float64(onN)) / bg
 			im := quantiles(s.ins, &s.hist, [5]float64{0.5, 0.5, 0.5, 0.5, 0.5})[0]
+			for k, sh := range s.shift {
+				s.ins = s.ins[:0]
+				for _, o := range s.small {
+					i := ((cy+sh.dy+o.dy)*side + cx + sh.dx + o.dx) * 3
+					s.ins = append(s.ins, lum(pix[i], pix[i+1], pix[i+2]))
+				}
+				q := quantiles(s.ins, &s.hist, [5]float64{0.5, 0.75, 0.75, 0.75, 0.75})
+				f.ShiftRel[k], f.ShiftHigh[k] = q[0]/bg, q[1]/bg
+			}
 			f.Inner = im / bg
 			f.InLine = 0
 			if inOnN > 0 && inOffN > 0 {

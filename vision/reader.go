@@ -20,17 +20,19 @@ var ErrFrame = errors.New("vision: empty or unsupported frame")
 // between frames, so steady-state reading allocates little. It is not safe for concurrent use;
 // Close releases its OpenCV memory.
 type Reader struct {
-	cal    calib.Calibration
-	geom   canonGeom
-	toImg  gocv.Mat // canonical pixel -> image pixel (3x3, CV_64F)
-	canon  gocv.Mat
-	bgr    gocv.Mat
-	samp   *sampler
-	feats  []pointFeatures
-	params Params
-	stones []observe.Stone
-	conf   []float32
-	tmp    []float64
+	cal     calib.Calibration
+	geom    canonGeom
+	toImg   gocv.Mat // canonical pixel -> image pixel (3x3, CV_64F)
+	canon   gocv.Mat
+	bgr     gocv.Mat
+	samp    *sampler
+	feats   []pointFeatures
+	params  Params
+	stones  []observe.Stone
+	conf    []float32
+	tmp     []float64
+	blobs   *blobFinder
+	blobRel []float64
 }
 
 // NewReader prepares a Reader for frames matching cal.
@@ -55,6 +57,7 @@ func NewReader(cal calib.Calibration, p Params) (*Reader, error) {
 		canon:  gocv.NewMat(),
 		bgr:    gocv.NewMat(),
 		samp:   newSampler(g),
+		blobs:  newBlobFinder(g),
 		feats:  make([]pointFeatures, cal.Size*cal.Size),
 		params: p.withDefaults(),
 		tmp:    make([]float64, 0, cal.Size*cal.Size),
@@ -137,7 +140,13 @@ func (r *Reader) Read(frame gocv.Mat) (Reading, error) {
 		r.stones = make([]observe.Stone, n*n)
 		r.conf = make([]float32, n*n)
 	}
-	classify(r.feats, n, r.params, r.stones, r.conf, r.tmp[:0])
+	if len(r.blobRel) != n*n {
+		r.blobRel = make([]float64, n*n)
+	}
+	classify(r.feats, n, r.params, r.stones, r.conf, r.tmp[:0], r.blobs, func(th float64) []float64 {
+		r.blobs.find(pix, r.feats, th, r.blobRel)
+		return r.blobRel
+	})
 	rd := Reading{Size: n, Stones: r.stones, Confidence: r.conf, Overall: 1}
 	for _, c := range r.conf {
 		rd.Overall = min(rd.Overall, c)
