@@ -2,6 +2,7 @@ package demo_test
 
 import (
 	"fmt"
+	"math"
 	"testing"
 	"time"
 
@@ -144,4 +145,38 @@ func TestDemoThroughVision(t *testing.T) {
 		return o
 	}
 	runRefereed(t, s, 250*time.Millisecond, sight)
+}
+
+// TestCalibFindsTheDemoBoard checks that the automatic board finder locates the demo's board from
+// its first frame (the kiosk calibrates the demo this way, as it would a real camera).
+func TestCalibFindsTheDemoBoard(t *testing.T) {
+	s, err := demo.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, wh := range [][2]int{{640, 480}, {1280, 720}} {
+		r := demo.NewRenderer(1)
+		img, err := r.Render(wh[0], wh[1], s.SceneAt(0))
+		if err != nil {
+			t.Fatal(err)
+		}
+		mat, err := gocv.ImageToMatRGB(img)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cal, err := calib.Find(mat, calib.FindOptions{})
+		mat.Close()
+		if err != nil {
+			t.Fatalf("%v: %v", wh, err)
+		}
+		if cal.Size != s.Size {
+			t.Errorf("%v: found a %d board, want %d", wh, cal.Size, s.Size)
+		}
+		truth := r.Corners(wh[0], wh[1])
+		for i, c := range cal.Corners {
+			if d := math.Hypot(c.X-truth[i][0], c.Y-truth[i][1]); d > 4 {
+				t.Errorf("%v: corner %d at %.1f,%.1f, true %.1f,%.1f", wh, i, c.X, c.Y, truth[i][0], truth[i][1])
+			}
+		}
+	}
 }
