@@ -41,7 +41,7 @@ type pointFeatures struct {
 	// ShiftRel and ShiftHigh are the median and 75th percentile luminance (relative to the board) of
 	// smaller discs moved a quarter spacing up, down, left and right: a stone placed off-centre.
 	ShiftRel, ShiftHigh [4]float64
-	BgY     float64 // local board luminance (0..255)
+	BgY                 float64 // local board luminance (0..255)
 }
 
 // offset is a pixel offset from a sampling centre.
@@ -54,8 +54,8 @@ type sampler struct {
 	cross []bool   // disc pixel lies on the grid-line cross (|dx|<=1 or |dy|<=1)
 	inner []bool   // disc pixel lies in the inner disc (radius 0.2 spacing)
 	ins   []float64
-	small []offset    // the smaller disc used at shifted centres
-	shift [4]offset   // up, down, left, right
+	small []offset  // the smaller disc used at shifted centres
+	shift [4]offset // up, down, left, right
 	hist  [256]uint16
 	cell  []offset // small disc at a cell centre
 	ys    []float64
