@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"tengen/engine"
 )
 
 func addSeeds(f *testing.F) {
@@ -23,6 +25,9 @@ func addSeeds(f *testing.F) {
 // FuzzParse checks that any input either parses or yields a *SyntaxError inside the input, never a panic.
 func FuzzParse(f *testing.F) {
 	addSeeds(f)
+	f.Add([]byte("(;SZ[5]AB[aa][bb]HA[2];W[cc];W[dd];B[];W[];B[ab];AW[ee];B[ba];W[bb])"))
+	japanese, _ := engine.Preset("japanese")
+	aga, _ := engine.Preset("aga")
 	f.Fuzz(func(t *testing.T, data []byte) {
 		c, err := Parse(data)
 		if err != nil {
@@ -35,12 +40,19 @@ func FuzzParse(f *testing.F) {
 			}
 			return
 		}
-		// Every game converts to a record or fails with a *SyntaxError.
+		// Every game converts to a record or fails with a *SyntaxError, and replays without a panic.
 		for _, g := range c.Games {
 			if _, err := RecordFromTree(g); err != nil {
 				var se *SyntaxError
 				if !errors.As(err, &se) {
 					t.Fatalf("record error %v is not a *SyntaxError", err)
+				}
+				continue
+			}
+			for _, rules := range []engine.Rules{japanese, aga} {
+				rp, _, err := ReplayGame(g, rules)
+				if err == nil && rp.Game == nil {
+					t.Fatal("replay without a game")
 				}
 			}
 		}

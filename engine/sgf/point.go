@@ -60,9 +60,21 @@ func FormatPoint(p engine.Point) string {
 }
 
 // ExpandPoints reads a point list (the values of AB, AW, AE and similar properties), expanding
-// compressed rectangles "aa:cc" into every point they cover.
+// compressed rectangles "aa:cc" into every point they cover. Once a rectangle appears, points already
+// listed are not repeated, so that the list never exceeds the board however the rectangles overlap.
 func ExpandPoints(values []string, size int) ([]engine.Point, error) {
 	var pts []engine.Point
+	var seen []bool // allocated at the first rectangle
+	add := func(p engine.Point) {
+		if seen != nil {
+			i := p.Y*size + p.X
+			if seen[i] {
+				return
+			}
+			seen[i] = true
+		}
+		pts = append(pts, p)
+	}
 	for _, v := range values {
 		v = strings.TrimSpace(v)
 		a, b, rect := strings.Cut(v, ":")
@@ -71,18 +83,29 @@ func ExpandPoints(values []string, size int) ([]engine.Point, error) {
 			return nil, err
 		}
 		if !rect {
-			pts = append(pts, p1)
+			add(p1)
 			continue
 		}
 		p2, err := ParsePoint(b, size)
 		if err != nil {
 			return nil, err
 		}
+		if seen == nil {
+			seen = make([]bool, size*size)
+			kept := pts[:0]
+			for _, p := range pts {
+				if i := p.Y*size + p.X; !seen[i] {
+					seen[i] = true
+					kept = append(kept, p)
+				}
+			}
+			pts = kept
+		}
 		x0, x1 := min(p1.X, p2.X), max(p1.X, p2.X)
 		y0, y1 := min(p1.Y, p2.Y), max(p1.Y, p2.Y)
 		for y := y0; y <= y1; y++ {
 			for x := x0; x <= x1; x++ {
-				pts = append(pts, engine.Point{X: x, Y: y})
+				add(engine.Point{X: x, Y: y})
 			}
 		}
 	}

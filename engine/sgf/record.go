@@ -220,16 +220,26 @@ func GameInfo(root *Node) (*Record, error) {
 	return r, nil
 }
 
+// maxSetupBoards bounds the setup stones of a main line, in full boards, so that a small file of
+// overlapping rectangles (AB[aa:ss] in every node) cannot expand into gigabytes.
+const maxSetupBoards = 64
+
 // MainLine yields the main line of the game rooted at root as Move values, on the record's board
 // size: the root's own move if it has one (its setup is the record's Setup), then one Move for every
 // later node that carries a move, setup stones, a comment or clock times. It stops after the first
-// error (a *SyntaxError). Unreadable clock times are noted in r.Warnings.
+// error (a *SyntaxError), which includes more than 64 boards' worth of setup stones. Unreadable clock
+// times are noted in r.Warnings.
 func (r *Record) MainLine(root *Node) iter.Seq2[Move, error] {
 	return func(yield func(Move, error) bool) {
+		setup := len(r.Setup)
 		for n := root; n != nil; {
 			m, ok, err := readMove(r, n, r.Size, n != root)
 			if err != nil {
 				yield(m, err)
+				return
+			}
+			if setup += len(m.Setup); setup > maxSetupBoards*r.Size*r.Size {
+				yield(m, syntaxErr(n.Offset, "more than %d boards' worth of setup stones: not a game record", maxSetupBoards))
 				return
 			}
 			if ok && !yield(m, nil) {
@@ -250,17 +260,29 @@ func readSetup(n *Node, size int) ([]Stone, error) {
 		id    string
 		color engine.Color
 	}{{"AB", engine.Black}, {"AW", engine.White}, {"AE", engine.Empty}} {
+		// All values of the identifier in the node go through one ExpandPoints, so that repeated
+		// properties cannot list a point more than once.
+		var values []string
 		for _, p := range n.Props {
-			if p.ID != c.id {
-				continue
+			if p.ID == c.id {
+				values = append(values, p.Values...)
 			}
-			pts, err := ExpandPoints(p.Values, size)
-			if err != nil {
-				return nil, syntaxErr(p.Offset, "%s: %v", p.ID, err)
+		}
+		if values == nil {
+			continue
+		}
+		pts, err := ExpandPoints(values, size)
+		if err != nil {
+			// Point at the property holding the bad value.
+			for _, p := range n.Props {
+				if _, perr := ExpandPoints(p.Values, size); p.ID == c.id && perr != nil {
+					return nil, syntaxErr(p.Offset, "%s: %v", p.ID, perr)
+				}
 			}
-			for _, pt := range pts {
-				stones = append(stones, Stone{Color: c.color, Point: pt})
-			}
+			return nil, syntaxErr(n.Offset, "%s: %v", c.id, err)
+		}
+		for _, pt := range pts {
+			stones = append(stones, Stone{Color: c.color, Point: pt})
 		}
 	}
 	return stones, nil

@@ -142,6 +142,14 @@ func TestExpandPoints(t *testing.T) {
 	if len(pts) != 10 || pts[0] != (engine.Point{X: 0, Y: 0}) || pts[9] != (engine.Point{X: 3, Y: 3}) {
 		t.Errorf("points = %v", pts)
 	}
+	// Overlapping rectangles never list a point twice.
+	pts, err = ExpandPoints([]string{"bb", "aa:cc", "bb:dd", "aa:cc"}, 19)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pts) != 14 || pts[0] != (engine.Point{X: 1, Y: 1}) {
+		t.Errorf("overlapping rectangles: %d points %v", len(pts), pts)
+	}
 }
 
 func TestRecordLargeBoardTT(t *testing.T) {

@@ -61,7 +61,8 @@ func ReplayGame(root *Node, rules engine.Rules) (*Replay, *Record, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	rp := &replayer{rec: r, rules: rules, pending: r.Setup}
+	rp := &replayer{rec: r, rules: rules}
+	rp.addPending(r.Setup)
 	for m, err := range r.MainLine(root) {
 		if err != nil {
 			return nil, r, err
@@ -76,9 +77,14 @@ func ReplayGame(root *Node, rules engine.Rules) (*Replay, *Record, error) {
 	return &rp.out, r, nil
 }
 
-// ReplayRecord replays a record built in code or read earlier, as ReplayGame does.
+// ReplayRecord replays a record built in code or read earlier, as ReplayGame does. A record whose
+// points are off its board is refused with an error.
 func ReplayRecord(r *Record, rules engine.Rules) (*Replay, error) {
-	rp := &replayer{rec: r, rules: rules, pending: r.Setup}
+	if err := r.validate(); err != nil {
+		return nil, err
+	}
+	rp := &replayer{rec: r, rules: rules}
+	rp.addPending(r.Setup)
 	for _, m := range r.Moves {
 		if err := rp.step(m); err != nil {
 			return nil, err
@@ -94,7 +100,8 @@ type replayer struct {
 	rec     *Record
 	rules   engine.Rules
 	g       *engine.Game
-	pending []Stone // setup stones not yet on the board
+	pending []engine.Color // the starting position's setup stones so far (nil: none)
+	onlyAB  bool           // the setup so far is black stones only (AB)
 	out     Replay
 }
 
@@ -112,10 +119,11 @@ func (rp *replayer) start(toMove engine.Color) error {
 	if rp.rec.HasKomi {
 		g.SetKomi(rp.rec.Komi)
 	}
-	if len(rp.pending) == 0 {
+	if rp.pending == nil {
 		return g.SetToMove(toMove)
 	}
-	black, white, onlyBlack := collectSetup(nil, rp.rec.Size, rp.pending)
+	black, white, _ := collectSetup(rp.pending, rp.rec.Size, nil)
+	onlyBlack := rp.onlyAB
 	rp.pending = nil
 	if onlyBlack && len(black) >= 2 && (rp.rec.Handicap == 0 || rp.rec.Handicap == len(black)) {
 		if err := g.PlaceFreeHandicap(black); err == nil {
@@ -153,6 +161,23 @@ func collectSetup(board []engine.Color, size int, stones []Stone) (black, white 
 	return black, white, onlyBlack
 }
 
+// addPending puts setup stones on the starting position, before the game exists.
+func (rp *replayer) addPending(stones []Stone) {
+	if len(stones) == 0 {
+		return
+	}
+	if rp.pending == nil {
+		rp.pending = make([]engine.Color, rp.rec.Size*rp.rec.Size)
+		rp.onlyAB = true
+	}
+	for _, s := range stones {
+		rp.pending[s.Point.Y*rp.rec.Size+s.Point.X] = s.Color
+		if s.Color != engine.Black {
+			rp.onlyAB = false
+		}
+	}
+}
+
 func (rp *replayer) note(n int, format string, args ...any) {
 	rp.out.Notes = append(rp.out.Notes, Note{Number: n, Text: fmt.Sprintf(format, args...)})
 }
@@ -161,7 +186,7 @@ func (rp *replayer) note(n int, format string, args ...any) {
 func (rp *replayer) step(m Move) error {
 	if len(m.Setup) > 0 {
 		if rp.g == nil {
-			rp.pending = append(rp.pending, m.Setup...)
+			rp.addPending(m.Setup)
 		} else if err := rp.restart(m); err != nil {
 			return err
 		}
@@ -296,4 +321,39 @@ func PresetForRU(ru string) string {
 		return "basic"
 	}
 	return ""
+}
+
+// validate checks what a record built in code could get wrong: the size, colours and points.
+func (r *Record) validate() error {
+	if r.Size < 1 || r.Size > MaxSize {
+		return fmt.Errorf("record: board size %d is not 1..%d", r.Size, MaxSize)
+	}
+	stoneOK := func(s Stone) error {
+		if s.Color != engine.Black && s.Color != engine.White && s.Color != engine.Empty {
+			return fmt.Errorf("record: setup stone of colour %d", s.Color)
+		}
+		if !s.Point.In(r.Size) {
+			return fmt.Errorf("record: setup stone %v is off the %dx%d board", s.Point, r.Size, r.Size)
+		}
+		return nil
+	}
+	for _, s := range r.Setup {
+		if err := stoneOK(s); err != nil {
+			return err
+		}
+	}
+	for i, m := range r.Moves {
+		for _, s := range m.Setup {
+			if err := stoneOK(s); err != nil {
+				return err
+			}
+		}
+		if m.Color != engine.Empty && !m.IsMove() {
+			return fmt.Errorf("record: node %d: move of colour %d", i+1, m.Color)
+		}
+		if m.IsMove() && !m.Pass && !m.Point.In(r.Size) {
+			return fmt.Errorf("record: node %d: move %v is off the %dx%d board", i+1, m.Point, r.Size, r.Size)
+		}
+	}
+	return nil
 }
