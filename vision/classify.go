@@ -14,6 +14,7 @@ type levels struct {
 	line    float64 // typical InLine of an empty point
 	blackTh float64 // Rel below which a point may be black
 	chroma  float64 // least colour difference from the board of a white stone
+	whiteTh float64 // Rel above which a point may be white
 }
 
 // measureLevels calibrates the frame: black and empty levels and the black threshold.
@@ -57,6 +58,19 @@ func measureLevels(f []pointFeatures, p Params, tmp []float64) levels {
 		lv.chroma = math.Max(0.55*p.WhiteMinChroma, math.Min(p.WhiteMinChroma, 5*percentile(tmp, 0.5)))
 	}
 	lv.blackTh = math.Min(p.BlackMaxRel, lv.black+0.5*(lv.empty-lv.black))
+	// The frame's own white stones (clearly bright, neutral, hiding the lines) set how bright a
+	// white stone must be here: a patch of board a little brighter than its surroundings is not one.
+	lv.whiteTh = p.WhiteMinRel
+	tmp = tmp[:0]
+	for _, x := range f {
+		if x.Rel > p.WhiteMinRel && x.Chroma > lv.chroma && x.InLine < 0.05 {
+			tmp = append(tmp, x.Rel)
+		}
+	}
+	if len(tmp) >= 3 {
+		sort.Float64s(tmp)
+		lv.whiteTh = math.Max(p.WhiteMinRel, lv.empty+0.3*(percentile(tmp, 0.5)-lv.empty))
+	}
 	return lv
 }
 
@@ -126,11 +140,11 @@ func classifyPoint(x pointFeatures, lv levels, p Params) (observe.Stone, float32
 	// White: brighter than the board and of a different colour (stones are neutral, boards are not).
 	// A white stone hides the grid lines; a bright patch of glare on the board does not.
 	hidesLines := x.InLine < 0.15
-	if hidesLines && (x.Rel > p.WhiteMinRel && x.Chroma > lv.chroma || x.Rel > 1.25 && x.Chroma > 0.015 && x.InLine < 0.05 || x.Rel > 1.6) {
-		m := math.Max((x.Rel-p.WhiteMinRel)/0.1, (x.Chroma-lv.chroma)/0.02)
+	if hidesLines && (x.Rel > lv.whiteTh && x.Chroma > lv.chroma || x.Rel > 1.25 && x.Chroma > 0.015 && x.InLine < 0.05 || x.Rel > 1.6) {
+		m := math.Max((x.Rel-lv.whiteTh)/0.1, (x.Chroma-lv.chroma)/0.02)
 		return observe.White, margin(m, 1)
 	}
-	m := math.Min((x.Rel-lv.blackTh)/0.15, math.Min((p.WhiteMinRel-x.Rel)/0.05+0.5, (lv.chroma-x.Chroma)/0.01+0.5))
+	m := math.Min((x.Rel-lv.blackTh)/0.15, math.Min((lv.whiteTh-x.Rel)/0.05+0.5, (lv.chroma-x.Chroma)/0.01+0.5))
 	return observe.Empty, margin(m, 1)
 }
 
@@ -149,11 +163,12 @@ func markObscured(f []pointFeatures, size int, lv levels, p Params, stones []obs
 	odd := make([]bool, len(f))
 	any := false
 	for i, x := range f {
-		if stones[i] != observe.Empty {
-			continue
-		}
-		noLines := x.InLine < 0.3*lv.line
-		if noLines && (x.Chroma > 0.04 || x.Rel < 0.75*lv.empty) {
+		// Bright and not board-coloured all around the point, where a stone would leave the board
+		// visible between the stones: a hand or a sleeve, whatever the point itself looks like.
+		covered := x.CellRel > 1.15 && x.CellChroma > 0.6*lv.chroma && x.InLine < 0.3*lv.line && !math.IsInf(x.CellRel, 0)
+		// Or an empty-looking point without grid lines and of an unlike colour or brightness.
+		noLines := stones[i] == observe.Empty && x.InLine < 0.3*lv.line && (x.Chroma > 0.04 || x.Rel < 0.75*lv.empty)
+		if covered || noLines {
 			odd[i] = true
 			any = true
 		}

@@ -41,6 +41,10 @@ type pointFeatures struct {
 	// ShiftRel and ShiftHigh are the median and 75th percentile luminance (relative to the board) of
 	// smaller discs moved a quarter spacing up, down, left and right: a stone placed off-centre.
 	ShiftRel, ShiftHigh [4]float64
+	// CellRel and CellChroma are the lowest, over the cells touching the point, of the cell centre's
+	// luminance relative to the board and of its colour difference from the board: both high
+	// means something bright and not board-coloured covers all around the point (a hand, a sleeve).
+	CellRel, CellChroma float64
 	BgY                 float64 // local board luminance (0..255)
 }
 
@@ -219,6 +223,18 @@ func (s *sampler) extract(pix []byte, out []pointFeatures) {
 				q := quantiles(s.ins, &s.hist, [5]float64{0.5, 0.75, 0.75, 0.75, 0.75})
 				f.ShiftRel[k], f.ShiftHigh[k] = q[0]/bg, q[1]/bg
 			}
+			f.CellRel, f.CellChroma = math.Inf(1), math.Inf(1)
+			for _, d := range [4][2]int{{-1, -1}, {0, -1}, {-1, 0}, {0, 0}} {
+				cc, rr := c+d[0], r+d[1]
+				if cc < 0 || rr < 0 || cc >= n || rr >= n {
+					continue
+				}
+				k := rr*n + cc
+				f.CellRel = math.Min(f.CellRel, s.cellY[k]/bg)
+				f.CellChroma = math.Min(f.CellChroma, math.Hypot(s.cellR[k]-bgR, s.cellG[k]-bgG))
+			}
+			// Edge points: also the board's margin just outside the edge line, where a hand or
+			// sleeve reaching in from outside covers the board first.
 			f.Inner = im / bg
 			f.InLine = 0
 			if inOnN > 0 && inOffN > 0 {

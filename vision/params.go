@@ -32,7 +32,7 @@ func (p Params) withDefaults() Params {
 		p.ShadowLine = 0.15
 	}
 	if p.ObscuredMinPoints == 0 {
-		p.ObscuredMinPoints = 3
+		p.ObscuredMinPoints = 2
 	}
 	return p
 }
