@@ -144,17 +144,43 @@ func (e *Engine) register() {
 	add("tengen-score", e.scoreDetail)
 }
 
-// Run reads commands from r and writes replies to w until quit, the end of input or ctx is done.
+// Run reads commands from r and writes replies to w until quit, the end of input or ctx is done. The
+// reading happens in a goroutine so that a cancelled context ends Run even while input is pending.
 func (e *Engine) Run(ctx context.Context, r io.Reader, w io.Writer) error {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64*1024), 1<<20)
-	bw := bufio.NewWriter(w)
-	for sc.Scan() {
-		if err := ctx.Err(); err != nil {
-			return err
+	lines := make(chan string)
+	readErr := make(chan error, 1)
+	done := make(chan struct{})
+	defer close(done)
+	go func() {
+		sc := bufio.NewScanner(r)
+		sc.Buffer(make([]byte, 64*1024), 1<<20)
+		for sc.Scan() {
+			select {
+			case lines <- sc.Text():
+			case <-done:
+				return
+			}
 		}
-		reply, quit, ok := e.Exec(sc.Text())
+		readErr <- sc.Err()
+		close(lines)
+	}()
+	bw := bufio.NewWriter(w)
+	for {
+		var line string
+		var ok bool
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case line, ok = <-lines:
+		}
 		if !ok {
+			if err := <-readErr; err != nil {
+				return fmt.Errorf("gtp: read: %w", err)
+			}
+			return nil
+		}
+		reply, quit, has := e.Exec(line)
+		if !has {
 			continue
 		}
 		if _, err := bw.WriteString(reply); err != nil {
@@ -167,10 +193,6 @@ func (e *Engine) Run(ctx context.Context, r io.Reader, w io.Writer) error {
 			return nil
 		}
 	}
-	if err := sc.Err(); err != nil {
-		return fmt.Errorf("gtp: read: %w", err)
-	}
-	return nil
 }
 
 // preprocess applies GTP's input rules: control characters other than HT and LF removed, HT turned to a

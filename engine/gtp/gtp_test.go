@@ -3,7 +3,9 @@ package gtp
 import (
 	"bytes"
 	"context"
+	"errors"
 	"flag"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -327,4 +329,21 @@ func FuzzExec(f *testing.F) {
 			}
 		}
 	})
+}
+
+func TestRunStopsOnCancel(t *testing.T) {
+	e := newEngine(t, "aga", 9)
+	pr, pw := io.Pipe()
+	defer pw.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	errc := make(chan error, 1)
+	var out bytes.Buffer
+	go func() { errc <- e.Run(ctx, pr, &out) }()
+	if _, err := pw.Write([]byte("name\n")); err != nil {
+		t.Fatal(err)
+	}
+	cancel()
+	if err := <-errc; !errors.Is(err, context.Canceled) {
+		t.Fatalf("Run after cancel: %v", err)
+	}
 }
