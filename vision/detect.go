@@ -36,11 +36,11 @@ var ErrNoBoard = calib.ErrNoBoard
 
 // DetectFile reads a photograph (raw pixels, EXIF rotation ignored) and reads the board in it.
 func DetectFile(path string, opt DetectOptions) (Detection, error) {
-	img := gocv.NewMat()
-	defer img.Close()
-	if err := ReadImage(path, &img); err != nil {
+	img, err := LoadImage(path)
+	if err != nil {
 		return Detection{}, err
 	}
+	defer img.Close()
 	return Detect(img, opt)
 }
 

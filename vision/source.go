@@ -394,21 +394,31 @@ var ErrNotImage = errors.New("vision: not a readable image")
 
 // ReadImage decodes an image file into dst as BGR, ignoring EXIF orientation (raw pixels).
 func ReadImage(path string, dst *gocv.Mat) error {
-	raw, err := os.ReadFile(path)
+	m, err := LoadImage(path)
 	if err != nil {
-		return fmt.Errorf("vision: %w", err)
-	}
-	m, err := gocv.IMDecode(raw, gocv.IMReadColor|gocv.IMReadIgnoreOrientation)
-	if err != nil {
-		return fmt.Errorf("%w: %s", ErrNotImage, path)
-	}
-	if m.Empty() {
-		m.Close()
-		return fmt.Errorf("%w: %s", ErrNotImage, path)
+		return err
 	}
 	defer m.Close()
 	m.CopyTo(dst)
 	return nil
+}
+
+// LoadImage decodes an image file as BGR, ignoring EXIF orientation (raw pixels). The caller
+// closes the Mat. Errors wrap ErrNotImage when the file is not a decodable image.
+func LoadImage(path string) (gocv.Mat, error) {
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return gocv.Mat{}, fmt.Errorf("vision: %w", err)
+	}
+	m, err := gocv.IMDecode(raw, gocv.IMReadColor|gocv.IMReadIgnoreOrientation)
+	if err != nil {
+		return gocv.Mat{}, fmt.Errorf("%w: %s", ErrNotImage, path)
+	}
+	if m.Empty() {
+		m.Close()
+		return gocv.Mat{}, fmt.Errorf("%w: %s", ErrNotImage, path)
+	}
+	return m, nil
 }
 
 // FrameFunc produces one frame (any image.Image; *image.RGBA is fastest) with its time.
