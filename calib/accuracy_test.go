@@ -74,7 +74,7 @@ func TestFindGomrade(t *testing.T) {
 		r := row{name: name, err: err}
 		if err == nil {
 			r.px = cornerError(c.Corners, want)
-			r.frac = r.px / gt.Spacing()
+			r.frac = cornerErrorInSpacings(c, gt)
 			r.cnf = c.Confidence
 			if c.Size != 19 {
 				r.err = fmt.Errorf("size %d, want 19", c.Size)
@@ -94,6 +94,23 @@ func TestFindGomrade(t *testing.T) {
 	if failed > 0 {
 		t.Errorf("%d of %d gomrade images outside a quarter spacing", failed, len(rows))
 	}
+}
+
+// cornerErrorInSpacings is the worst corner's error divided by the grid spacing at that corner
+// (perspective makes near spacings larger than far ones), both from the ground truth.
+func cornerErrorInSpacings(got, gt Calibration) float64 {
+	n := gt.Size - 1
+	grid := [4][2]int{{0, 0}, {n, 0}, {n, n}, {0, n}}
+	step := [4][2]int{{1, 1}, {-1, 1}, {-1, -1}, {1, -1}}
+	worst := 0.0
+	for i, c := range gt.Corners {
+		a := gt.IntersectionPixel(grid[i][0]+step[i][0], grid[i][1])
+		b := gt.IntersectionPixel(grid[i][0], grid[i][1]+step[i][1])
+		sp := (math.Hypot(a.X-c.X, a.Y-c.Y) + math.Hypot(b.X-c.X, b.Y-c.Y)) / 2
+		e := math.Hypot(got.Corners[i].X-c.X, got.Corners[i].Y-c.Y) / sp
+		worst = math.Max(worst, e)
+	}
+	return worst
 }
 
 func errString(err error) string {

@@ -55,7 +55,7 @@ func (w *workImage) check(cal Calibration) DriftReport {
 	cs := w.toWork(cal)
 	cap := lineCap(&w.lines)
 	n := cal.Size
-	on, off, _ := gridEvidence(&w.lines, n, n, cs, cap)
+	on, off, _ := gridEvidence(&w.lines, n, n, cs, cap, false)
 	rep := DriftReport{}
 	if on > 0 {
 		rep.Contrast = math.Max(0, (on-off)/(on+1))
@@ -72,11 +72,11 @@ func (w *workImage) check(cal Calibration) DriftReport {
 	}
 	// Each edge line must be there and nothing line-like one spacing beyond it (a shift by a
 	// whole spacing keeps the lattice aligned but breaks this).
-	r := evidenceReader{lines: &w.lines, h: h, cap: cap}
+	r := evidenceReader{lines: &w.lines, h: h, cap: cap, along: fineAlong}
 	last := float64(n - 1)
 	// Small offsets tolerate harmless sub-line misalignment.
 	var edges, beyond [4]float64
-	for _, d := range [...]float64{-0.15, 0, 0.15} {
+	for d := -0.15; d <= 0.151; d += 0.05 {
 		e := [4]float64{r.rowLine(d, n), r.colLine(last+d, n), r.rowLine(last+d, n), r.colLine(d, n)}
 		b := [4]float64{r.rowLine(-1+d, n), r.colLine(last+1+d, n), r.rowLine(last+1+d, n), r.colLine(-1+d, n)}
 		for s := 0; s < 4; s++ {
@@ -114,7 +114,7 @@ func (w *workImage) check(cal Calibration) DriftReport {
 			u, v := mv(g.X, g.Y)
 			c[k] = applyH(h, Point2{u, v})
 		}
-		on2, off2, _ := gridEvidence(&w.lines, n, n, c, cap)
+		on2, off2, _ := gridEvidence(&w.lines, n, n, c, cap, true)
 		if on2-off2 > base {
 			rep.Moved = true
 			rep.Reason = fmt.Sprintf("grid fits better moved (variant %d: %.1f > %.1f)", i, on2-off2, base)

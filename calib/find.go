@@ -150,10 +150,13 @@ func findGrid(ctx context.Context, w *workImage, sizes []int) (gridFit, error) {
 			if s := fit.score(); s > bestScore {
 				best, bestScore = fit, s
 			}
+			if best.contrast() > 0.7 {
+				return best, nil // clear enough; other line families are distractors
+			}
 		}
 	}
 	if best.cols == 0 {
-		return gridFit{}, fmt.Errorf("%w: no two families of grid lines", ErrNoBoard)
+		return gridFit{}, fmt.Errorf("%w: no regular lattice of lines", ErrNoBoard)
 	}
 	return best, nil
 }
@@ -193,12 +196,12 @@ func fitPair(w *workImage, n frameNorm, va, vb vanishing, segs []normSeg, sizes 
 	if checkQuad(orderCorners(cs), float64(w.lines.w), float64(w.lines.h)) != nil {
 		return gridFit{}, false
 	}
-	g := refineGrid(&w.lines, gridFit{cols: bx.n, rows: by.n, corners: cs, lattice: bestScore}, cap, 2)
+	g := refineGrid(&w.lines, gridFit{cols: bx.n, rows: by.n, corners: cs, lattice: bestScore}, cap, 2, 0.5, true)
 	trace("refined %dx%d on %.2f off %.2f out %.2f", g.cols, g.rows, g.on, g.off, g.out)
 	g = growGrid(&w.lines, g, cap)
-	trace("grown %dx%d on %.2f off %.2f out %.2f", g.cols, g.rows, g.on, g.off, g.out)
+	trace("grown %dx%d on %.2f off %.2f out %.2f %v", g.cols, g.rows, g.on, g.off, g.out, g.corners)
 	best, ok = snapToSize(&w.lines, g, sizes, cap)
-	trace("snapped %dx%d on %.2f off %.2f out %.2f ok %v", best.cols, best.rows, best.on, best.off, best.out, ok)
+	trace("snapped %dx%d on %.2f off %.2f out %.2f ok %v %v", best.cols, best.rows, best.on, best.off, best.out, ok, best.corners)
 	return best, ok
 }
 
@@ -213,24 +216,61 @@ func snapToSize(lines *plane, g gridFit, sizes []int, cap float32) (gridFit, boo
 	bestScore := math.Inf(-1)
 	for _, s := range sizes {
 		dc, dr := s-g.cols, s-g.rows
-		if dc < -2 || dc > 2 || dr < -2 || dr > 2 {
+		// Stones along an edge can hide a few lines from growGrid; accept up to 6 missing
+		// lines on one axis when the other axis is close.
+		if min(abs(dc), abs(dr)) > 2 || max(abs(dc), abs(dr)) > 6 {
+			continue
+		}
+		// growGrid only adds lines it has seen: a board has at least that many (one may be a
+		// frame line or the board's edge, so allow one less).
+		if s < max(g.cols, g.rows)-1 {
 			continue
 		}
 		// Split each axis change between the two sides in every way, and also try the lattice
 		// shifted by one line (a decorative frame line or the board's edge can pass for a line).
-		for left := min(0, dc) - 1; left <= max(0, dc)+1; left++ {
-			for top := min(0, dr) - 1; top <= max(0, dr)+1; top++ {
+		ec, er := 1, 1
+		if abs(dc) > 2 {
+			ec = 0
+		}
+		if abs(dr) > 2 {
+			er = 0
+		}
+		for left := min(0, dc) - ec; left <= max(0, dc)+ec; left++ {
+			for top := min(0, dr) - er; top <= max(0, dr)+er; top++ {
 				u0, u1 := -float64(left), float64(g.cols-1+dc-left)
 				v0, v1 := -float64(top), float64(g.rows-1+dr-top)
 				c := gridFit{cols: s, rows: s, lattice: g.lattice, corners: [4]Point2{
 					applyH(h, Point2{u0, v0}), applyH(h, Point2{u1, v0}), applyH(h, Point2{u1, v1}), applyH(h, Point2{u0, v1})}}
-				c = refineGrid(lines, c, cap, 1)
-				trace("snap candidate %d left %d top %d: on %.2f off %.2f out %.2f score %.2f", s, left, top, c.on, c.off, c.out, c.score())
-				if sc := c.score(); sc > bestScore {
+				c = refineGrid(lines, c, cap, 1, 0.5, true)
+				sc := c.score() + 0.5*minStubs(lines, c, cap)
+				trace("snap candidate %d left %d top %d: on %.2f off %.2f out %.2f score %.2f", s, left, top, c.on, c.off, c.out, sc)
+				if sc > bestScore {
 					best, bestScore = c, sc
 				}
 			}
 		}
 	}
-	return best, best.cols != 0
+	if best.cols == 0 {
+		return gridFit{}, false
+	}
+	return refineGrid(lines, best, cap, 0.5, 0.12, false), true
+}
+
+// minStubs is the weakest side's line evidence in the outermost gap: near zero when a grid edge
+// lies out in the board's margin.
+func minStubs(lines *plane, g gridFit, cap float32) float64 {
+	h, ok := gridH(g.cols, g.rows, g.corners)
+	if !ok {
+		return 0
+	}
+	r := evidenceReader{lines: lines, h: h, cap: cap, along: coarseAlong}
+	st := r.gapStubs(g.cols, g.rows, -1)
+	return min(st[0], st[1], st[2], st[3])
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
 }

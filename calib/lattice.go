@@ -216,7 +216,9 @@ func windowScore(p []float64, n int, start, step float64) float64 {
 	for k := 0; k < n-1; k++ {
 		m := 0.0
 		for f := 0.25; f <= 0.76; f += 0.0625 {
-			m = math.Max(m, sample(p, start+(float64(k)+f)*step))
+			if v := sample(p, start+(float64(k)+f)*step); v > m {
+				m = v
+			}
 		}
 		off += m
 	}
@@ -231,9 +233,9 @@ func bestWindow(p []float64, n int) window {
 	best := window{n: n, score: math.Inf(-1)}
 	minStep := l * 0.25 / float64(n-1)
 	maxStep := l * 0.95 / float64(n-1)
-	for step := minStep; step <= maxStep; step += 0.5 {
+	for step := minStep; step <= maxStep; step += 1 {
 		span := step * float64(n-1)
-		for start := 0.0; start+span <= l-1; start += 1 {
+		for start := 0.0; start+span <= l-1; start += 1.5 {
 			if s := windowScore(p, n, start, step); s > best.score {
 				best = window{n: n, start: start, step: step, score: s}
 			}
@@ -241,8 +243,8 @@ func bestWindow(p []float64, n int) window {
 	}
 	// Fine search around the best.
 	c := best
-	for step := c.step - 0.5; step <= c.step+0.5; step += 0.05 {
-		for start := c.start - 1; start <= c.start+1; start += 0.1 {
+	for step := c.step - 1; step <= c.step+1; step += 0.1 {
+		for start := c.start - 1.5; start <= c.start+1.5; start += 0.25 {
 			if s := windowScore(p, n, start, step); s > best.score {
 				best = window{n: n, start: start, step: step, score: s}
 			}

@@ -1,6 +1,7 @@
 package calib
 
 import (
+	"fmt"
 	"math"
 )
 
@@ -37,7 +38,16 @@ type evidenceReader struct {
 	lines *plane
 	h     [9]float64
 	cap   float32
+	along []float64 // where between two intersections a line is sampled
 }
+
+// Sampling patterns: fine for final decisions, coarse (a third of the work) while searching.
+var (
+	fineAlong   = []float64{0.25, 0.5, 0.75}
+	coarseAlong = []float64{0.5}
+	fineOff     = []float64{0.25, 0.375, 0.5, 0.625, 0.75}
+	coarseOff   = []float64{0.3, 0.5, 0.7}
+)
 
 func (r *evidenceReader) read(u, v float64) float64 {
 	h := &r.h
@@ -50,40 +60,70 @@ func (r *evidenceReader) read(u, v float64) float64 {
 	return float64(min(r.cap, r.lines.at(x, y)))
 }
 
-var alongFr = [...]float64{0.25, 0.5, 0.75}
 
 // colLine is the mean evidence along the line u = t, between rows 0 and rows-1.
 func (r *evidenceReader) colLine(t float64, rows int) float64 {
 	s := 0.0
 	for j := 0; j < rows-1; j++ {
-		for _, f := range alongFr {
+		for _, f := range r.along {
 			s += r.read(t, float64(j)+f)
 		}
 	}
-	return s / float64((rows-1)*len(alongFr))
+	return s / float64((rows-1)*len(r.along))
 }
 
 // rowLine is the mean evidence along the line v = t, between cols 0 and cols-1.
 func (r *evidenceReader) rowLine(t float64, cols int) float64 {
 	s := 0.0
 	for j := 0; j < cols-1; j++ {
-		for _, f := range alongFr {
+		for _, f := range r.along {
 			s += r.read(float64(j)+f, t)
 		}
 	}
-	return s / float64((cols-1)*len(alongFr))
+	return s / float64((cols-1)*len(r.along))
 }
 
-var offFr = [...]float64{0.25, 0.375, 0.5, 0.625, 0.75}
+
+// gapStubs returns, for each side (top v<0, right u>cols-1, bottom v>rows-1, left u<0), the
+// mean evidence of the perpendicular lines crossing the gap from the edge line (index 0 or
+// last) to the line at offset d beyond it (d=-1: the outermost gap inside the grid; d=+1: the
+// gap a new line would add). Real grid lines run right up to the edge line; a board's margin
+// (and a shadow or frame line out there) has no such stubs.
+func (r *evidenceReader) gapStubs(cols, rows int, d float64) [4]float64 {
+	fr := [...]float64{0.3, 0.5, 0.7}
+	lastU, lastV := float64(cols-1), float64(rows-1)
+	var out [4]float64
+	for _, f := range fr {
+		for i := 0; i < cols; i++ {
+			u := float64(i)
+			out[0] += r.read(u, -d*f)
+			out[2] += r.read(u, lastV+d*f)
+		}
+		for i := 0; i < rows; i++ {
+			v := float64(i)
+			out[1] += r.read(lastU+d*f, v)
+			out[3] += r.read(-d*f, v)
+		}
+	}
+	out[0] /= float64(cols * len(fr))
+	out[2] /= float64(cols * len(fr))
+	out[1] /= float64(rows * len(fr))
+	out[3] /= float64(rows * len(fr))
+	return out
+}
 
 // gridEvidence samples the line map along every grid line (between intersections, where
 // stones cover less), between the lines, and one spacing beyond the edge lines.
-func gridEvidence(lines *plane, cols, rows int, corners [4]Point2, cap float32) (on, off, out float64) {
+func gridEvidence(lines *plane, cols, rows int, corners [4]Point2, cap float32, coarse bool) (on, off, out float64) {
 	h, ok := gridH(cols, rows, corners)
 	if !ok {
 		return 0, 0, 0
 	}
-	r := evidenceReader{lines: lines, h: h, cap: cap}
+	r := evidenceReader{lines: lines, h: h, cap: cap, along: fineAlong}
+	offFr := fineOff
+	if coarse {
+		r.along, offFr = coarseAlong, coarseOff
+	}
 	for i := 0; i < cols; i++ {
 		on += r.colLine(float64(i), rows)
 	}
@@ -135,14 +175,14 @@ func lineCap(lines *plane) float32 {
 
 // refineGrid moves the four corners, a fraction of a pixel at a time, to where the lattice best
 // matches the line map. start is the first step in work pixels.
-func refineGrid(lines *plane, g gridFit, cap float32, start float64) gridFit {
+func refineGrid(lines *plane, g gridFit, cap float32, start, stop float64, coarse bool) gridFit {
 	obj := func(c [4]Point2) gridFit {
-		on, off, out := gridEvidence(lines, g.cols, g.rows, c, cap)
+		on, off, out := gridEvidence(lines, g.cols, g.rows, c, cap, coarse)
 		return gridFit{cols: g.cols, rows: g.rows, corners: c, on: on, off: off, out: out, lattice: g.lattice}
 	}
 	best := obj(g.corners)
 	cur := g.corners
-	for step := start; step >= 0.2; step /= 2 {
+	for step := start; step >= stop; step /= 2 {
 		for iter := 0; iter < 6; iter++ {
 			improved := false
 			for k := 0; k < 8; k++ {
@@ -170,32 +210,42 @@ func refineGrid(lines *plane, g gridFit, cap float32, start float64) gridFit {
 // growGrid adds lines on any side where the lattice plainly continues and drops edge lines
 // with no evidence, re-refining after each change, so a partial fit grows to the whole board.
 func growGrid(lines *plane, g gridFit, cap float32) gridFit {
+	dropped := [4]bool{} // a side once trimmed is not grown again (no oscillation)
 	for iter := 0; iter < 40; iter++ {
 		h, ok := gridH(g.cols, g.rows, g.corners)
 		if !ok || g.on <= 0 {
 			return g
 		}
-		r := evidenceReader{lines: lines, h: h, cap: cap}
+		r := evidenceReader{lines: lines, h: h, cap: cap, along: coarseAlong}
 		// Candidate lines beyond each side: top (v=-1), right (u=cols), bottom (v=rows), left (u=-1),
 		// with the half-way line that must stay empty.
 		// Extrapolation is imperfect under perspective, so look for the next line near where
 		// it should be.
 		var beyond, half [4]float64
-		for _, d := range [...]float64{-0.3, -0.15, 0, 0.15, 0.3} {
+		for d := -0.2; d <= 0.201; d += 0.05 {
 			b := [4]float64{r.rowLine(-1+d, g.cols), r.colLine(float64(g.cols)-d, g.rows), r.rowLine(float64(g.rows)-d, g.cols), r.colLine(-1+d, g.rows)}
 			for s := range b {
 				beyond[s] = math.Max(beyond[s], b[s])
 			}
 		}
 		half = [4]float64{r.rowLine(-0.5, g.cols), r.colLine(float64(g.cols)-0.5, g.rows), r.rowLine(float64(g.rows)-0.5, g.cols), r.colLine(-0.5, g.rows)}
+		stubs := r.gapStubs(g.cols, g.rows, 1)
 		edge := [4]float64{r.rowLine(0, g.cols), r.colLine(float64(g.cols-1), g.rows), r.rowLine(float64(g.rows-1), g.cols), r.colLine(0, g.rows)}
+		trace("grow %dx%d on %.1f beyond %.1f half %.1f edge %.1f stubs %.1f", g.cols, g.rows, g.on, beyond, half, edge, stubs)
+		if debugFind != nil {
+			var prof []string
+			for t := -3.0; t <= 1; t += 0.1 {
+				prof = append(prof, fmt.Sprintf("%.0f", r.colLine(t, g.rows)))
+			}
+			trace("col profile from -3: %v", prof)
+		}
 		bestSide, bestRatio := -1, 0.0
 		for s := 0; s < 4; s++ {
 			if (s%2 == 0 && g.rows >= MaxSize) || (s%2 == 1 && g.cols >= MaxSize) {
 				continue
 			}
 			ratio := beyond[s] / g.on
-			if ratio > 0.45 && half[s] < 0.5*beyond[s] && ratio > bestRatio {
+			if !dropped[s] && ratio > 0.33 && stubs[s] > 0.3*g.on && half[s] < 0.5*beyond[s] && ratio > bestRatio {
 				bestSide, bestRatio = s, ratio
 			}
 		}
@@ -214,10 +264,11 @@ func growGrid(lines *plane, g gridFit, cap float32) gridFit {
 				return g
 			}
 			g = resizeGrid(g, h, worst, -1)
+			dropped[worst] = true
 		} else {
 			g = resizeGrid(g, h, bestSide, +1)
 		}
-		g = refineGrid(lines, g, cap, 1)
+		g = refineGrid(lines, g, cap, 1, 0.5, true)
 	}
 	return g
 }
