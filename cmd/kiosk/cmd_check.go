@@ -21,8 +21,9 @@ import (
 // Exit status: 0 when every game replays without an illegal move; 1 when any move is illegal;
 // 2 when no move is illegal but some file or game could not be read (or on a usage error).
 // A file that does not parse counts as one unreadable record; so does each game of a collection
-// whose record cannot be read (a rectangular board, a point off the board). The other files and
-// games are still checked.
+// whose record cannot be read (a rectangular board, a point off the board), and the rest of a file
+// that stops parsing after some complete games. The other files and games are still checked. Files
+// are read streaming (sgf.ReplayAll): a collection of any size is checked in little memory.
 func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	flags := flag.NewFlagSet("check", flag.ContinueOnError)
 	flags.SetOutput(stderr)
@@ -111,17 +112,25 @@ type auditor struct {
 	unreadable int
 }
 
-// rulesFor returns the ruleset for a game with the given RU.
-func (a *auditor) rulesFor(ru string) engine.Rules {
+// rulesFor returns the ruleset for a game: --rules, else its RU when that names a preset, else
+// japanese.
+func (a *auditor) rulesFor(rec *sgf.Record) engine.Rules {
 	if a.fixed != nil {
 		return *a.fixed
 	}
-	name := sgf.PresetForRU(ru)
+	name := sgf.PresetForRU(rec.Rules)
 	if name == "" {
 		name = "japanese"
 	}
 	r, _ := engine.Preset(name)
 	return r
+}
+
+// gameReport is what one game of a file contributes to the report.
+type gameReport struct {
+	number int
+	name   string // GN
+	lines  []string
 }
 
 func (a *auditor) checkFile(path string) {
@@ -131,47 +140,61 @@ func (a *auditor) checkFile(path string) {
 		a.unreadable++
 		return
 	}
-	col, err := sgf.Parse(data)
-	if err != nil {
-		fmt.Fprintf(a.out, "%s: unreadable: %v\n", path, err)
-		a.unreadable++
-		return
-	}
-	var lines []string
+	var reports []gameReport
 	games, moves, illegal, bad := 0, 0, 0, 0
-	for i, root := range col.Games {
-		label := ""
-		if len(col.Games) > 1 {
-			label = fmt.Sprintf("game %d: ", i+1)
-			if gn, ok := root.Get("GN"); ok && gn != "" {
-				label = fmt.Sprintf("game %d (%s): ", i+1, gn)
+	perr := sgf.ReplayAll(data, a.rulesFor, func(number int, rp *sgf.Replay, rec *sgf.Record, err error) {
+		g := gameReport{number: number}
+		if rec != nil {
+			g.name = rec.GameName
+			for _, w := range rec.Warnings {
+				g.lines = append(g.lines, "note: "+w)
 			}
 		}
-		ru, _ := root.Get("RU")
-		rules := a.rulesFor(ru)
-		rp, rec, err := sgf.ReplayGame(root, rules)
 		if err != nil {
-			lines = append(lines, fmt.Sprintf("  %sunreadable: %v", label, err))
+			g.lines = append(g.lines, fmt.Sprintf("unreadable: %v", err))
 			bad++
-			continue
+			reports = append(reports, g)
+			return
 		}
 		games++
 		moves += rp.Moves
 		for _, il := range rp.Illegal {
 			illegal++
-			lines = append(lines, fmt.Sprintf("  %smove %d %s: %v", label, il.Number, moveName(il.Move, rec.Size), il.Err))
-		}
-		for _, w := range rec.Warnings {
-			lines = append(lines, fmt.Sprintf("  %snote: %s", label, w))
+			g.lines = append(g.lines, fmt.Sprintf("move %d %s: %v", il.Number, moveName(il.Move, rec.Size), il.Err))
 		}
 		for _, n := range rp.Notes {
-			lines = append(lines, fmt.Sprintf("  %snote: move %d: %s", label, n.Number, n.Text))
+			g.lines = append(g.lines, fmt.Sprintf("note: move %d: %s", n.Number, n.Text))
 		}
+		reports = append(reports, g)
+	})
+	if perr != nil && len(reports) == 0 {
+		fmt.Fprintf(a.out, "%s: unreadable: %v\n", path, perr)
+		a.unreadable++
+		return
+	}
+	if perr != nil {
+		bad++
 	}
 	a.games += games
 	a.moves += moves
 	a.illegal += illegal
 	a.unreadable += bad
+	var lines []string
+	for _, g := range reports {
+		label := ""
+		if len(reports) > 1 || perr != nil {
+			label = fmt.Sprintf("game %d: ", g.number)
+			if g.name != "" {
+				label = fmt.Sprintf("game %d (%s): ", g.number, g.name)
+			}
+		}
+		for _, l := range g.lines {
+			lines = append(lines, "  "+label+l)
+		}
+	}
+	if perr != nil {
+		lines = append(lines, fmt.Sprintf("  unreadable after game %d (the rest of the file is not checked): %v", len(reports), perr))
+	}
 	status := "ok"
 	switch {
 	case illegal > 0 && bad > 0:

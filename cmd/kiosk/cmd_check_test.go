@@ -88,6 +88,14 @@ func TestCheckFixtures(t *testing.T) {
 			absent: []string{"notes.txt"},
 		},
 		{
+			name: "a file cut off after a complete game: that game is checked",
+			args: []string{filepath.Join(dir, "partial.sgf")},
+			code: 2,
+			contains: []string{"partial.sgf: 1 game, 2 moves: 1 unreadable",
+				"  unreadable after game 1 (the rest of the file is not checked): sgf: byte 49:",
+				"games: 1, moves: 2, illegal: 0, unreadable: 1"},
+		},
+		{
 			name:     "unreadable only: exit 2",
 			args:     []string{filepath.Join(dir, "clean.sgf"), filepath.Join(dir, "dir", "truncated.sgf"), filepath.Join(dir, "missing.sgf")},
 			code:     2,

@@ -1,6 +1,7 @@
 package sgf
 
 import (
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -141,7 +142,23 @@ func TestCorpusAudit(t *testing.T) {
 		}
 		rel, _ := filepath.Rel(root, f)
 		rel = filepath.ToSlash(rel)
-		for _, g := range col.Games {
+		// The streaming replay must agree with the tree replay, game by game.
+		japanese, _ := engine.Preset("japanese")
+		var streamed []string
+		err = ReplayAll(data, func(*Record) engine.Rules { return japanese }, func(i int, rp *Replay, rec *Record, err error) {
+			if err != nil {
+				t.Fatalf("%s game %d: %v", rel, i, err)
+			}
+			streamed = append(streamed, fmt.Sprintf("%d moves, %d illegal, %d notes, %d repetitions",
+				rp.Moves, len(rp.Illegal), len(rp.Notes), len(rp.Repetitions)))
+		})
+		if err != nil {
+			t.Fatalf("%s: %v", rel, err)
+		}
+		if len(streamed) != len(col.Games) {
+			t.Fatalf("%s: ReplayAll saw %d games, Parse %d", rel, len(streamed), len(col.Games))
+		}
+		for gi, g := range col.Games {
 			games++
 			name := rel
 			if len(col.Games) > 1 {
@@ -156,6 +173,13 @@ func TestCorpusAudit(t *testing.T) {
 				rp, rec, err := ReplayGame(g, rules)
 				if err != nil {
 					t.Fatalf("%s: %v", name, err)
+				}
+				if rn == "japanese" {
+					tree := fmt.Sprintf("%d moves, %d illegal, %d notes, %d repetitions",
+						rp.Moves, len(rp.Illegal), len(rp.Notes), len(rp.Repetitions))
+					if s := streamed[gi]; s != tree {
+						t.Errorf("%s: ReplayAll %s, ReplayGame %s", name, s, tree)
+					}
 				}
 				for _, il := range rp.Illegal {
 					got[rn] = append(got[rn], name+" move "+itoa(il.Number)+" "+moveText(il.Move, rec.Size)+": "+il.Err.Reason.String())

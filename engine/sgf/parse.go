@@ -119,9 +119,22 @@ type parser struct {
 	props []Property
 	vals  []string
 	kids  []*Node
+
+	// Streaming mode (visit != nil): no tree is built. Each main-line node is handed to visit (root
+	// tells whether it is a game's root) and then reused; endGame is called when a game tree closes.
+	visit   func(n *Node, root bool) error
+	endGame func()
+	scratch Node
+	games   int
 }
 
 func (p *parser) newNode(off int) *Node {
+	if p.visit != nil {
+		// The previous node has been handed over: its memory is free again.
+		p.props, p.vals = p.props[:0], p.vals[:0]
+		p.scratch = Node{Offset: off}
+		return &p.scratch
+	}
 	if len(p.nodes) == cap(p.nodes) {
 		p.nodes = make([]Node, 0, 1024)
 	}
@@ -146,6 +159,8 @@ type frame struct {
 	last    *Node // last node of the tree's sequence so far
 	nodes   int   // nodes in the sequence
 	subtree bool  // a subtree has been closed inside this tree: only '(' or ')' may follow
+	main    bool  // the tree lies on its game's main line (first variation all the way up)
+	opened  int   // subtrees opened inside this tree so far
 }
 
 func (p *parser) parse() (*Collection, error) {
@@ -160,7 +175,7 @@ func (p *parser) parse() (*Collection, error) {
 				break
 			}
 			p.pos = i + 1
-			stack = append(stack, frame{open: i})
+			stack = append(stack, frame{open: i, main: true})
 			p.charset = csUTF8
 			continue
 		}
@@ -176,7 +191,9 @@ func (p *parser) parse() (*Collection, error) {
 			if f.nodes == 0 {
 				return nil, syntaxErr(p.pos, "a game tree must start with a node ';' before any variation")
 			}
-			stack = append(stack, frame{open: p.pos, attach: f.last})
+			sub := frame{open: p.pos, attach: f.last, main: f.main && f.opened == 0}
+			f.opened++
+			stack = append(stack, sub)
 			p.pos++
 		case c == ')':
 			if f.nodes == 0 {
@@ -186,6 +203,8 @@ func (p *parser) parse() (*Collection, error) {
 			stack = stack[:len(stack)-1]
 			if len(stack) > 0 {
 				stack[len(stack)-1].subtree = true
+			} else if p.endGame != nil {
+				p.endGame()
 			}
 		case c == ';':
 			if f.subtree {
@@ -193,7 +212,12 @@ func (p *parser) parse() (*Collection, error) {
 			}
 			n := p.newNode(p.pos)
 			p.pos++
+			root := f.attach == nil && f.nodes == 0
 			switch {
+			case p.visit != nil:
+				if root {
+					p.games++
+				}
 			case f.last != nil:
 				p.addChild(f.last, n)
 			case f.attach != nil:
@@ -203,8 +227,13 @@ func (p *parser) parse() (*Collection, error) {
 			}
 			f.last = n
 			f.nodes++
-			if err := p.properties(n, f.attach == nil && f.nodes == 1); err != nil {
+			if err := p.properties(n, root); err != nil {
 				return nil, err
+			}
+			if p.visit != nil && f.main {
+				if err := p.visit(n, root); err != nil {
+					return nil, err
+				}
 			}
 		case f.nodes == 0:
 			return nil, syntaxErr(p.pos, "expected ';' to start the game tree's first node, found %q", c)
@@ -214,7 +243,7 @@ func (p *parser) parse() (*Collection, error) {
 			return nil, syntaxErr(p.pos, "unexpected %q between nodes (property identifiers are letters)", c)
 		}
 	}
-	if len(col.Games) == 0 {
+	if len(col.Games) == 0 && p.games == 0 {
 		return nil, syntaxErr(p.pos, "no game tree: an SGF collection starts with '(;'")
 	}
 	return col, nil

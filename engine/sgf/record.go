@@ -233,13 +233,9 @@ func (r *Record) MainLine(root *Node) iter.Seq2[Move, error] {
 	return func(yield func(Move, error) bool) {
 		setup := len(r.Setup)
 		for n := root; n != nil; {
-			m, ok, err := readMove(r, n, r.Size, n != root)
+			m, ok, err := r.mainLineNode(n, n == root, &setup)
 			if err != nil {
 				yield(m, err)
-				return
-			}
-			if setup += len(m.Setup); setup > maxSetupBoards*r.Size*r.Size {
-				yield(m, syntaxErr(n.Offset, "more than %d boards' worth of setup stones: not a game record", maxSetupBoards))
 				return
 			}
 			if ok && !yield(m, nil) {
@@ -251,6 +247,19 @@ func (r *Record) MainLine(root *Node) iter.Seq2[Move, error] {
 			n = n.Children[0]
 		}
 	}
+}
+
+// mainLineNode reads one main-line node (the root's move only, for the root) and keeps the count of
+// setup stones so far within maxSetupBoards.
+func (r *Record) mainLineNode(n *Node, root bool, setup *int) (Move, bool, error) {
+	m, ok, err := readMove(r, n, r.Size, !root)
+	if err != nil {
+		return m, false, err
+	}
+	if *setup += len(m.Setup); *setup > maxSetupBoards*r.Size*r.Size {
+		return m, false, syntaxErr(n.Offset, "more than %d boards' worth of setup stones: not a game record", maxSetupBoards)
+	}
+	return m, ok, nil
 }
 
 // readSetup reads AB, AW and AE of a node, in that order.

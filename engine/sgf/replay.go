@@ -77,6 +77,62 @@ func ReplayGame(root *Node, rules engine.Rules) (*Replay, *Record, error) {
 	return &rp.out, r, nil
 }
 
+// ReplayAll replays every game of the SGF collection in data as ReplayGame does, but streaming: the
+// text is read once, node by node, and no tree is built, so memory stays small however many games a
+// file holds. For each complete game it calls fn with the game's number (1 = first), its replay (nil
+// when err is set), its game information (Moves left empty; only GameName when the root cannot be
+// read) and the game's own error. rulesFor picks each game's ruleset from its game information (its RU, say).
+// When the text stops parsing, ReplayAll returns the *SyntaxError; the games before that point have
+// been reported, the one it interrupts has not.
+func ReplayAll(data []byte, rulesFor func(*Record) engine.Rules, fn func(game int, rp *Replay, rec *Record, err error)) error {
+	p := parser{src: string(data), props: make([]Property, 0, 64), vals: make([]string, 0, 64)}
+	var (
+		game  int
+		rec   *Record
+		rp    *replayer
+		gerr  error
+		setup int
+	)
+	p.visit = func(n *Node, root bool) error {
+		if root {
+			game++
+			rp, setup = nil, 0
+			if rec, gerr = GameInfo(n); gerr != nil {
+				gn, _ := n.Get("GN")
+				rec = &Record{GameName: gn}
+				return nil
+			}
+			rp = &replayer{rec: rec, rules: rulesFor(rec)}
+			rp.addPending(rec.Setup)
+			setup = len(rec.Setup)
+		}
+		if gerr != nil {
+			return nil
+		}
+		m, ok, err := rec.mainLineNode(n, root, &setup)
+		switch {
+		case err != nil:
+			gerr = err
+		case ok:
+			gerr = rp.step(m)
+		}
+		return nil
+	}
+	p.endGame = func() {
+		if gerr == nil {
+			gerr = rp.start(engine.Black)
+		}
+		if gerr != nil {
+			fn(game, nil, rec, gerr)
+		} else {
+			fn(game, &rp.out, rec, nil)
+		}
+		rec, rp, gerr = nil, nil, nil
+	}
+	_, err := p.parse()
+	return err
+}
+
 // ReplayRecord replays a record built in code or read earlier, as ReplayGame does. A record whose
 // points are off its board is refused with an error.
 func ReplayRecord(r *Record, rules engine.Rules) (*Replay, error) {
