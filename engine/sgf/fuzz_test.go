@@ -2,6 +2,7 @@ package sgf
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -29,6 +30,11 @@ func FuzzParse(f *testing.F) {
 	japanese, _ := engine.Preset("japanese")
 	aga, _ := engine.Preset("aga")
 	f.Fuzz(func(t *testing.T, data []byte) {
+		// The streaming replay sees the same games, and the same syntax error, as Parse.
+		var streamed []string
+		serr := ReplayAll(data, func(*Record) engine.Rules { return japanese }, func(i int, rp *Replay, _ *Record, err error) {
+			streamed = append(streamed, summary(rp, err))
+		})
 		c, err := Parse(data)
 		if err != nil {
 			var se *SyntaxError
@@ -38,7 +44,19 @@ func FuzzParse(f *testing.F) {
 			if se.Offset < 0 || se.Offset > len(data) {
 				t.Fatalf("offset %d outside input of %d bytes", se.Offset, len(data))
 			}
+			if serr == nil || serr.Error() != err.Error() {
+				t.Fatalf("ReplayAll error %v, Parse error %v", serr, err)
+			}
 			return
+		}
+		if serr != nil || len(streamed) != len(c.Games) {
+			t.Fatalf("ReplayAll: %d games, %v; Parse: %d games", len(streamed), serr, len(c.Games))
+		}
+		for i, g := range c.Games {
+			rp, _, err := ReplayGame(g, japanese)
+			if s := summary(rp, err); s != streamed[i] {
+				t.Fatalf("game %d: ReplayAll %s, ReplayGame %s", i+1, streamed[i], s)
+			}
 		}
 		// Every game converts to a record or fails with a *SyntaxError, and replays without a panic.
 		for _, g := range c.Games {
@@ -90,4 +108,12 @@ func FuzzRoundTrip(f *testing.F) {
 			}
 		}
 	})
+}
+
+// summary condenses a replay for comparisons.
+func summary(rp *Replay, err error) string {
+	if err != nil {
+		return "error: " + err.Error()
+	}
+	return fmt.Sprintf("%d moves, %d illegal, %d notes, %d repetitions", rp.Moves, len(rp.Illegal), len(rp.Notes), len(rp.Repetitions))
 }
