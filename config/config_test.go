@@ -215,3 +215,28 @@ z = 1
 		t.Error("find does not fall back to the enclosing key")
 	}
 }
+
+func TestCameraSpec(t *testing.T) {
+	noUSB := func(string) ([]string, error) { return nil, nil }
+	usb := func(string) ([]string, error) { return []string{"/dev/v4l/by-id/usb-Logi_C920-video-index0"}, nil }
+	eval := func(p string) (string, error) { return "/dev/video2", nil }
+	cam := Default().Camera
+	tests := []struct {
+		source string
+		glob   func(string) ([]string, error)
+		want   string
+	}{
+		{"auto", noUSB, "libcamera:1920x1080@15"},
+		{"auto", usb, "/dev/video2"},
+		{"libcamera", usb, "libcamera:1920x1080@15"},
+		{"/dev/video1", usb, "/dev/video1"},
+		{"0", noUSB, "0"},
+		{"demo", usb, "demo"},
+	}
+	for _, tt := range tests {
+		cam.Source = tt.source
+		if got := cam.spec(tt.glob, eval); got != tt.want {
+			t.Errorf("Spec(%q) = %q, want %q", tt.source, got, tt.want)
+		}
+	}
+}

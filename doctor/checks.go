@@ -51,7 +51,7 @@ func checkCamera(ctx context.Context, cfg config.Config, dur time.Duration, p Pr
 	// The first frame is not timed: cameras take a while to start streaming.
 	first, err := cam.Next(ctx)
 	if err != nil {
-		res.Status, res.Detail, res.Fix = Fail, fmt.Sprintf("camera %q opens but gives no frames: %v", c.Source, err), cameraFix
+		res.Status, res.Detail, res.Fix = Fail, fmt.Sprintf("camera %q gives no frames: %v", c.Source, err), cameraFix
 		return res, nil
 	}
 	start := p.Now()

@@ -165,7 +165,7 @@ func TestFailures(t *testing.T) {
 				c.(*fakeCamera).failAfter = 0
 				return c, err
 			}
-		}, "camera", Fail, "opens but gives no frames", "camera cable"},
+		}, "camera", Fail, "gives no frames", "camera cable"},
 		{"camera unplugged mid-run", func(o *Options, p *Probes, _ *fakeGPIO) {
 			open := p.OpenCamera
 			p.OpenCamera = func(ctx context.Context, s string, w, h, f int) (Camera, error) {

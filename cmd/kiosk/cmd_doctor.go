@@ -1,12 +1,216 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"errors"
+	"flag"
+	"fmt"
 	"io"
+	"os"
+	"strings"
+	"time"
+
+	"gocv.io/x/gocv"
+
+	"tengen/calib"
+	"tengen/clock"
+	"tengen/config"
+	"tengen/doctor"
+	"tengen/doctor/gpiocdev"
+	"tengen/engine"
+	"tengen/vision"
 )
 
-// runDoctor is replaced by the issue that builds it.
-func runDoctor(_ context.Context, _ []string, _, _ io.Writer) error {
-	return errors.New("the doctor command is not built yet")
+// runDoctor checks that this table is ready and prints a checklist with a fix for each problem.
+// The exit status is 1 when any check fails. With -hash-pin it instead reads a director PIN from
+// standard input and prints the configuration line that stores it hashed.
+func runDoctor(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("doctor", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	cfgPath := fs.String("config", config.Locate(os.Getenv), "the kiosk configuration file")
+	camTime := fs.Duration("camera-time", 3*time.Second, "how long to read frames when measuring the camera's frame rate")
+	hashPIN := fs.Bool("hash-pin", false, "read a director PIN (4 to 12 digits) from standard input, print the pin_hash line for the config, and exit")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "Usage: kiosk doctor [flags]\n\nChecks camera, board and calibration, buttons, display, disk and clock; prints what to fix.\nStop the kiosk first (sudo systemctl stop tengen-kiosk): it holds the camera and buttons.\n\nFlags:")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		fs.Usage()
+		return exitError{code: 2}
+	}
+	if *hashPIN {
+		return printPINHash(os.Stdin, stdout, stderr)
+	}
+
+	cfg, found, err := config.LoadIfExists(*cfgPath)
+	opts := doctor.Options{Config: cfg, ConfigPath: *cfgPath, ConfigErr: err, CameraTime: *camTime}
+	if err != nil {
+		opts.Config = config.Default()
+	} else if !found {
+		opts.ConfigPath = *cfgPath + " (not found: using the defaults)"
+	}
+	report := doctor.Run(ctx, opts, doctorProbes(opts.Config))
+	if err := report.Print(stdout); err != nil {
+		return err
+	}
+	if report.Failed() > 0 {
+		return exitError{code: 1}
+	}
+	return nil
 }
+
+// printPINHash reads one line (the PIN) and prints `pin_hash = "..."` for the [director] table.
+func printPINHash(in io.Reader, stdout, stderr io.Writer) error {
+	fmt.Fprintln(stderr, "Director PIN (4 to 12 digits):")
+	line, err := bufio.NewReader(io.LimitReader(in, 256)).ReadString('\n')
+	if err != nil && !errors.Is(err, io.EOF) {
+		return err
+	}
+	h, err := config.HashPIN(strings.TrimSpace(line))
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(stdout, "pin_hash = %q\n", h)
+	return err
+}
+
+// doctorProbes wires the real camera, calibration, GPIO, rules and clock into the doctor.
+func doctorProbes(cfg config.Config) doctor.Probes {
+	p := doctor.SystemProbes()
+	p.OpenCamera = func(ctx context.Context, _ string, _, _, _ int) (doctor.Camera, error) {
+		return openDoctorCamera(cfg.Camera.Spec())
+	}
+	p.LoadCalibration = func(path string) (doctor.Calibration, error) {
+		c, err := calib.Load(path)
+		if err != nil {
+			return doctor.Calibration{}, err
+		}
+		d := doctor.Calibration{ImageWidth: c.ImageWidth, ImageHeight: c.ImageHeight, Size: c.Size, Confidence: c.Confidence}
+		for i, q := range c.Corners {
+			d.Corners[i] = doctor.Point{X: q.X, Y: q.Y}
+		}
+		return d, nil
+	}
+	p.FindBoard = func(ctx context.Context, size int) (doctor.Sighting, error) {
+		return findBoard(ctx, cfg.Camera.Spec(), size)
+	}
+	p.OpenGPIO = func() (doctor.GPIO, error) {
+		l, err := gpiocdev.Open("/dev/gpiochip*")
+		if err != nil {
+			return nil, err
+		}
+		return doctorGPIO{l}, nil
+	}
+	p.CheckRules = func(name string, size int) error {
+		r, err := engine.Preset(name)
+		if err != nil {
+			return err
+		}
+		_, err = engine.NewGame(size, r)
+		return err
+	}
+	p.CheckTimeControl = func(tc string) error {
+		_, err := clock.ParseControlOrPreset(tc)
+		return err
+	}
+	return p
+}
+
+// frameTimeout bounds the wait for one frame: a live source otherwise waits for a lost camera forever.
+const frameTimeout = 5 * time.Second
+
+// doctorCamera adapts a vision source to doctor.Camera, turning a lost camera into an error.
+type doctorCamera struct {
+	src  vision.Source
+	m    gocv.Mat
+	lost chan error
+}
+
+func openDoctorCamera(spec string) (*doctorCamera, error) {
+	c := &doctorCamera{m: gocv.NewMat(), lost: make(chan error, 1)}
+	src, err := vision.OpenCamera(spec, vision.LiveOptions{
+		Name: spec,
+		OnEvent: func(e vision.Event) {
+			if e.Kind == vision.Lost {
+				select {
+				case c.lost <- e.Err:
+				default:
+				}
+			}
+		},
+	})
+	if err != nil {
+		c.m.Close()
+		return nil, err
+	}
+	c.src = src
+	return c, nil
+}
+
+func (c *doctorCamera) Next(ctx context.Context) (doctor.Frame, error) {
+	ctx, cancel := context.WithTimeoutCause(ctx, frameTimeout, fmt.Errorf("no frame within %v", frameTimeout))
+	defer cancel()
+	ctx, cancelLost := context.WithCancelCause(ctx)
+	defer cancelLost(nil)
+	done := make(chan struct{})
+	defer close(done)
+	go func() {
+		select {
+		case err := <-c.lost:
+			if err == nil {
+				err = errors.New("camera lost")
+			}
+			cancelLost(err)
+		case <-done:
+		}
+	}()
+	if _, err := c.src.Next(ctx, &c.m); err != nil {
+		if cause := context.Cause(ctx); cause != nil {
+			return doctor.Frame{}, cause
+		}
+		return doctor.Frame{}, err
+	}
+	return doctor.Frame{Width: c.m.Cols(), Height: c.m.Rows()}, nil
+}
+
+func (c *doctorCamera) Close() error {
+	err := c.src.Close()
+	c.m.Close()
+	return err
+}
+
+// findBoard grabs a frame (after letting exposure settle) and looks for the board in it.
+func findBoard(ctx context.Context, spec string, size int) (doctor.Sighting, error) {
+	cam, err := openDoctorCamera(spec)
+	if err != nil {
+		return doctor.Sighting{}, err
+	}
+	defer cam.Close()
+	for range 10 {
+		if _, err := cam.Next(ctx); err != nil {
+			return doctor.Sighting{}, err
+		}
+	}
+	c, err := calib.Find(cam.m, calib.FindOptions{Size: size, Context: ctx})
+	if err != nil {
+		return doctor.Sighting{}, err
+	}
+	s := doctor.Sighting{Size: c.Size, Confidence: c.Confidence}
+	for i, q := range c.Corners {
+		s.Corners[i] = doctor.Point{X: q.X, Y: q.Y}
+	}
+	return s, nil
+}
+
+// doctorGPIO adapts gpiocdev to doctor.GPIO.
+type doctorGPIO struct{ l *gpiocdev.Lines }
+
+func (g doctorGPIO) SetPull(pin string, p doctor.Pull) error {
+	return g.l.SetPull(pin, p == doctor.PullUp)
+}
+func (g doctorGPIO) Read(pin string) (bool, error) { return g.l.Read(pin) }
+func (g doctorGPIO) Close() error                  { return g.l.Close() }
