@@ -138,6 +138,7 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 
 	cache := map[int]observe.Observation{}
 	wallStart := time.Now()
+	paceFrom := max(start, done)
 	next := 0
 	for next < len(actions) && actions[next].At <= done {
 		next++
@@ -147,8 +148,12 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 		if err := ctx.Err(); err != nil {
 			return res, err
 		}
-		if cfg.Speed > 0 {
-			if wait := time.Duration(float64(t-start)/cfg.Speed) - time.Since(wallStart); wait > 0 {
+		if t == paceFrom {
+			wallStart = time.Now()
+		}
+		if cfg.Speed > 0 && t > paceFrom {
+			// Frames seen again after a restart (up to the last journaled event) run at full speed.
+			if wait := time.Duration(float64(t-paceFrom)/cfg.Speed) - time.Since(wallStart); wait > 0 {
 				select {
 				case <-ctx.Done():
 					return res, ctx.Err()

@@ -1,0 +1,125 @@
+package replay
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+// buildKiosk builds the kiosk binary for the subprocess tests.
+func buildKiosk(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "kiosk")
+	cmd := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), "build", "-o", bin, "tengen/cmd/kiosk")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("building the kiosk: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// TestCrashResume kills `kiosk replay` with SIGKILL at 100 random moments, restarts it on the same
+// journal each time, and checks that the final SGF is byte for byte that of an uninterrupted run.
+// The session is the built-in demo seen by an ideal camera (--labels): a 32-move game with a
+// forgotten capture, an illegal ko retake (AGA rule 8), passes, marking and the count.
+func TestCrashResume(t *testing.T) {
+	kills := 100
+	if testing.Short() {
+		kills = 15
+	}
+	bin := buildKiosk(t)
+	dir := t.TempDir()
+	ref := filepath.Join(dir, "ref.sgf")
+	args := []string{"replay", "--demo", "--labels"}
+	if out, err := exec.Command(bin, append(args, "--journal", filepath.Join(dir, "j0"), "--out", ref)...).CombinedOutput(); err != nil {
+		t.Fatalf("uninterrupted run: %v\n%s", err, out)
+	}
+	want, err := os.ReadFile(ref)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The kill moments are random times of the game (the demo lasts 170s of virtual time). Each
+	// run is killed once its output shows it has reached its moment, plus a random delay of up to
+	// one move's worth of time, so that kills land between, during and right after events.
+	const speed = 20
+	seed := uint64(time.Now().UnixNano())
+	t.Logf("seed %d", seed)
+	rng := rand.New(rand.NewPCG(20260314, seed))
+	targets := make([]float64, kills)
+	for i := range targets {
+		targets[i] = 1.5 + rng.Float64()*168
+	}
+	slices.Sort(targets)
+	journal := filepath.Join(dir, "j1")
+	got := filepath.Join(dir, "got.sgf")
+	cuts, finished := 0, 0
+	at := map[int]bool{} // move numbers the game had reached at the kills
+	for _, target := range targets {
+		var out bytes.Buffer
+		cmd := exec.Command(bin, append(args, "--journal", journal, "--out", got, "--speed", fmt.Sprint(speed))...)
+		pipe, err := cmd.StdoutPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		reached := make(chan struct{})
+		go func() {
+			sc := bufio.NewScanner(pipe)
+			closed := false
+			for sc.Scan() {
+				line := sc.Text()
+				out.WriteString(line + "\n")
+				var secs float64
+				if _, err := fmt.Sscanf(strings.TrimSpace(line), "%fs", &secs); err == nil && secs >= target && !closed {
+					close(reached)
+					closed = true
+				}
+			}
+			if !closed {
+				close(reached)
+			}
+		}()
+		select {
+		case <-reached:
+		case <-time.After(60 * time.Second):
+			t.Fatal("the replay did not reach its kill moment in 60s")
+		}
+		time.Sleep(time.Duration(rng.Int64N(int64(4600 * time.Millisecond / speed))))
+		_ = cmd.Process.Kill() // SIGKILL
+		if err := cmd.Wait(); err == nil {
+			finished++
+		}
+		if strings.Contains(out.String(), "bytes cut") {
+			cuts++
+		}
+		if b, err := os.ReadFile(filepath.Join(journal, "game.sgf")); err == nil {
+			at[strings.Count(string(b), ";B[")+strings.Count(string(b), ";W[")] = true
+		}
+	}
+	out, err := exec.Command(bin, append(args, "--journal", journal, "--out", got)...).CombinedOutput()
+	if err != nil {
+		t.Fatalf("final run: %v\n%s", err, out)
+	}
+	have, err := os.ReadFile(got)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%d kills at %d different move numbers (%d runs had already finished), %d restarts found a torn journal tail",
+		kills, len(at), finished, cuts)
+	if !testing.Short() && len(at) < 10 {
+		t.Errorf("the kills fell at only %d different move numbers: the test does not cover the game", len(at))
+	}
+	if !bytes.Equal(have, want) {
+		t.Fatalf("SGF after %d kills differs from the uninterrupted run:\n%s\nwant\n%s\nlast run:\n%s", kills, have, want, out)
+	}
+}
