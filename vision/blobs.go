@@ -154,9 +154,6 @@ func (b *blobFinder) find(pix []byte, f []pointFeatures, thresh float64, out []f
 				}
 			}
 		}
-		if debugBlob != nil {
-			debugBlob(c, best)
-		}
 		if best >= 0 {
 			b.owner[best] = bi
 			out[best] = c.rel
@@ -166,8 +163,6 @@ func (b *blobFinder) find(pix []byte, f []pointFeatures, thresh float64, out []f
 	b.parallax = [2]float64{pdx, pdy}
 	b.cands = kept[:0]
 }
-
-var debugBlob func(b blob, pt int)
 
 func clampInt(v, lo, hi int) int {
 	if v < lo {

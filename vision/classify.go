@@ -140,7 +140,10 @@ func classifyPoint(x pointFeatures, lv levels, p Params) (observe.Stone, float32
 	// White: brighter than the board and of a different colour (stones are neutral, boards are not).
 	// A white stone hides the grid lines; a bright patch of glare on the board does not.
 	hidesLines := x.InLine < 0.15
-	if hidesLines && (x.Rel > lv.whiteTh && x.Chroma > lv.chroma || x.Rel > 1.25 && x.Chroma > 0.015 && x.InLine < 0.05 || x.Rel > 1.6) {
+	// Its colour moves away from the board's toward neutral: a stone is never redder than wood
+	// (a hand or a reddish reflection is).
+	neutral := x.DR < 0
+	if hidesLines && (x.Rel > lv.whiteTh && x.Chroma > lv.chroma && neutral || x.Rel > 1.3 && x.Chroma > 0.015 && x.InLine < 0.03 && neutral || x.Rel > 1.6) {
 		m := math.Max((x.Rel-lv.whiteTh)/0.1, (x.Chroma-lv.chroma)/0.02)
 		return observe.White, margin(m, 1)
 	}

@@ -60,7 +60,7 @@ func Detect(img gocv.Mat, opt DetectOptions) (Detection, error) {
 		if err != nil {
 			return Detection{}, fmt.Errorf("vision: %w", err)
 		}
-		cal = c
+		cal = CheckGrid(img, c, opt.Params)
 	}
 	r, err := NewReader(cal, opt.Params)
 	if err != nil {
@@ -79,6 +79,52 @@ func Detect(img gocv.Mat, opt DetectOptions) (Detection, error) {
 	}
 	mean /= float64(len(rd.Confidence))
 	return Detection{Calibration: cal, Reading: rd, Confidence: cal.Confidence * mean}, nil
+}
+
+// CheckGrid guards against a found grid that is one line off (the board's edge mistaken for a
+// line, or the outermost line missed): it compares the calibration with the grids moved by one
+// line in each direction and keeps the one on which the most empty points show their grid-line
+// cross. A move is taken only when it wins clearly (by a third of a line's points).
+func CheckGrid(img gocv.Mat, cal calib.Calibration, p Params) calib.Calibration {
+	best, bestScore := cal, gridScore(img, cal, p)
+	if bestScore < 0 {
+		return cal
+	}
+	n := float64(cal.Size - 1)
+	for _, d := range [4][2]float64{{0, -1}, {0, 1}, {-1, 0}, {1, 0}} {
+		q := [4]calib.Point2{cal.GridPixel(d[0], d[1]), cal.GridPixel(n+d[0], d[1]),
+			cal.GridPixel(n+d[0], n+d[1]), cal.GridPixel(d[0], n+d[1])}
+		c, err := calib.FromCorners(cal.ImageWidth, cal.ImageHeight, cal.Size, q)
+		if err != nil {
+			continue
+		}
+		c.BlackSide, c.Confidence = cal.BlackSide, cal.Confidence
+		if s := gridScore(img, c, p); s > bestScore+cal.Size/3 {
+			best, bestScore = c, s
+		}
+	}
+	return best
+}
+
+// gridScore counts the empty points whose grid-line cross is clearly visible (-1 if unreadable).
+func gridScore(img gocv.Mat, cal calib.Calibration, p Params) int {
+	r, err := NewReader(cal, p)
+	if err != nil {
+		return -1
+	}
+	defer r.Close()
+	rd, err := r.Read(img)
+	if err != nil {
+		return -1
+	}
+	lv := measureLevels(r.feats, r.params, nil)
+	n := 0
+	for i, f := range r.feats {
+		if rd.Stones[i] == 0 && f.InLine > 0.5*lv.line && f.InLine > 0.05 {
+			n++
+		}
+	}
+	return n
 }
 
 // OpenCamera opens a frame source from a short description:

@@ -33,6 +33,7 @@ type pointFeatures struct {
 	RelLow  float64 // 25th percentile luminance of the disc / local board luminance
 	RelHigh float64 // 75th percentile luminance of the disc / local board luminance
 	Chroma  float64 // distance of the disc's mean chromaticity from the local board's
+	DR, DG  float64 // that difference in r/(r+g+b) and g/(r+g+b): white stones lose red, skin keeps it
 	SatRel  float64 // disc saturation / board saturation
 	Line    float64 // luminance contrast of the grid-line cross against the rest of the disc (>0: lines visible)
 	Spread  float64 // (p90-p10) of disc luminance / board luminance
@@ -210,7 +211,8 @@ func (s *sampler) extract(pix []byte, out []pointFeatures) {
 			f.RelLow = q[1] / bg
 			f.RelHigh = q[3] / bg
 			f.Spread = (q[4] - q[0]) / bg
-			f.Chroma = math.Hypot(sr/tot-bgR, sg/tot-bgG)
+			f.DR, f.DG = sr/tot-bgR, sg/tot-bgG
+			f.Chroma = math.Hypot(f.DR, f.DG)
 			f.SatRel = sat(sb, sg, sr) / math.Max(bgS, 0.02)
 			f.Line = (offSum/float64(offN) - onSum/float64(onN)) / bg
 			im := quantiles(s.ins, &s.hist, [5]float64{0.5, 0.5, 0.5, 0.5, 0.5})[0]
