@@ -1,0 +1,148 @@
+package referee
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"tengen/clock"
+	"tengen/engine"
+	"tengen/referee/journal"
+)
+
+// playSome plays a short game with a capture and a pass, and returns the journal's bytes.
+func playSome(t *testing.T) (*harness, []byte) {
+	h := newHarness(t, 9, nil)
+	start(h, nil)
+	for _, m := range []struct {
+		c engine.Color
+		v string
+	}{{engine.Black, "D5"}, {engine.White, "E5"}, {engine.Black, "F5"}, {engine.White, "A1"}, {engine.Black, "E6"}, {engine.White, "A2"}} {
+		h.move(m.c, m.v)
+	}
+	h.put('.', "E5")
+	h.move(engine.Black, "E4")
+	h.press(clock.PassButton)
+	h.tab.Close()
+	data, err := os.ReadFile(filepath.Join(h.dir, journal.FileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h, data
+}
+
+// recordStarts returns the byte offset of every record.
+func recordStarts(t *testing.T, data []byte) (starts []int, kinds []string) {
+	recs, _, err := journal.Decode(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	off := len(journal.Magic)
+	for _, r := range recs {
+		var ev event
+		if err := json.Unmarshal(r, &ev); err != nil {
+			t.Fatal(err)
+		}
+		starts = append(starts, off)
+		kinds = append(kinds, ev.Kind)
+		off += 8 + len(r)
+	}
+	return starts, kinds
+}
+
+func openAt(t *testing.T, h *harness, data []byte) (*Table, State) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, journal.FileName), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	o := h.opts
+	o.JournalDir, o.SGFPath = dir, ""
+	tab, err := Open(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tab, tab.State()
+}
+
+// TestTruncatedJournal cuts the journal at every byte offset of its last record, and of its last
+// input record, and checks that the table recovers the state of the records before the cut,
+// reports the cut, and keeps working.
+func TestTruncatedJournal(t *testing.T) {
+	h, data := playSome(t)
+	starts, kinds := recordStarts(t, data)
+	lastInput := len(kinds) - 1
+	for kinds[lastInput] == kindOutput {
+		lastInput--
+	}
+	for _, rec := range []int{len(starts) - 1, lastInput} {
+		from := starts[rec]
+		refTab, ref := openAt(t, h, data[:from])
+		refMoves := strings.Join(movesOf(refTab), " ")
+		refTab.Close()
+		for cut := from; cut < len(data); cut++ {
+			if rec == len(starts)-1 || cut < starts[rec+1] {
+				tab, s := openAt(t, h, data[:cut])
+				got := strings.Join(movesOf(tab), " ")
+				if got != refMoves || s.Phase != ref.Phase || s.ToMove != ref.ToMove || s.Black.PassStones != ref.Black.PassStones ||
+					s.White.PassStones != ref.White.PassStones || s.Black.Prisoners != ref.Black.Prisoners {
+					t.Fatalf("record %d (%s) cut at %d: moves %q phase %v; want %q %v", rec, kinds[rec], cut, got, s.Phase, refMoves, ref.Phase)
+				}
+				if cut > from && !strings.Contains(s.Recovery, "cut") {
+					t.Fatalf("cut at %d not reported: %q", cut, s.Recovery)
+				}
+				// The table goes on: the next press is journaled and the journal reopens clean.
+				if err := tab.Press(clock.Press{Button: clock.PassButton, At: h.now()}); err != nil {
+					t.Fatal(err)
+				}
+				tab.Close()
+			}
+		}
+	}
+	// A corrupt byte in the middle keeps everything before it.
+	bad := append([]byte(nil), data...)
+	bad[starts[5]+12] ^= 0x55
+	tab, s := openAt(t, h, bad)
+	defer tab.Close()
+	if !strings.Contains(s.Recovery, "checksum mismatch") || s.Phase != PhasePlaying {
+		t.Fatalf("corrupt record: %q %v", s.Recovery, s.Phase)
+	}
+}
+
+func movesOf(tab *Table) []string {
+	var out []string
+	for _, p := range tab.Moves() {
+		out = append(out, p.Move.GTP(9))
+	}
+	return out
+}
+
+// TestReplayMatchesLive checks that every state reached live is reached again from the journal:
+// the SGF, the clocks and the phase after each event equal those of a table opened on a copy of
+// the journal at that point.
+func TestReplayMatchesLive(t *testing.T) {
+	h, data := playSome(t)
+	starts, _ := recordStarts(t, data)
+	for i := range starts {
+		end := len(data)
+		if i+1 < len(starts) {
+			end = starts[i+1]
+		}
+		tab, _ := openAt(t, h, data[:end])
+		if rec := tab.Record(); rec != nil && tab.State().MoveNumber > 0 {
+			if len(rec.Moves) != tab.State().MoveNumber {
+				t.Fatalf("prefix %d: %d SGF moves for %d game moves", i, len(rec.Moves), tab.State().MoveNumber)
+			}
+		}
+		tab.Close()
+	}
+	tab, s := openAt(t, h, data)
+	defer tab.Close()
+	if got := strings.Join(movesOf(tab), " "); got != "B D5 W E5 B F5 W A1 B E6 W A2 B E4 W pass" {
+		t.Fatalf("moves %q", got)
+	}
+	if !s.ClocksPaused || s.ToMove != engine.Black || s.Black.Prisoners != 1 || s.Black.PassStones != 1 {
+		t.Fatalf("state after replay: paused %v to move %v prisoners %d pass stones %d", s.ClocksPaused, s.ToMove, s.Black.Prisoners, s.Black.PassStones)
+	}
+}
