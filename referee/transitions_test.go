@@ -403,6 +403,61 @@ func TestTransitions(t *testing.T) {
 					t.Errorf("pass stones B %d W %d", s.Black.PassStones, s.White.PassStones)
 				}
 			}},
+		{name: "end/japanese: territory count and resumption by the requester's opponent", size: 9, steps: func(h *harness) {
+			start(h, func(s *Setup) { s.Rules = "japanese" })
+			h.move(engine.Black, "E5")
+			h.press(clock.PassButton)
+			h.press(clock.PassButton)
+			if err := h.tab.Resume(engine.White, h.now()); err != nil {
+				h.tb.Fatal(err)
+			}
+			h.wantBanner(VerdictInfo, "Japanese rules art. 9", "Black to play")
+			h.press(clock.PassButton)
+			h.press(clock.PassButton)
+			h.press(clock.BlackClock)
+			h.press(clock.WhiteClock)
+		}, phase: PhaseEnded, banner: VerdictResult, contains: []string{"Count by territory", "B+73.5"}, moves: "B E5 W pass B pass B pass W pass"},
+		{name: "recovery/a waiting press survives a restart", size: 9, steps: func(h *harness) {
+			start(h, nil)
+			h.put('X', "E5")
+			h.hand()
+			h.press(clock.BlackClock)
+			h.reopen()
+			if s := h.state(); !s.Waiting || s.Banner.Kind != VerdictWaiting {
+				h.tb.Fatalf("after restart: waiting %v banner %v", s.Waiting, s.Banner.Kind)
+			}
+			h.look()
+		}, phase: PhasePlaying, banner: VerdictMove, contains: []string{"Black E5"}, moves: "B E5"},
+		{name: "recovery/the waiting player restarts the clock", size: 9, steps: func(h *harness) {
+			start(h, nil)
+			h.move(engine.Black, "E5")
+			h.reopen()
+			if s := h.state(); !s.ClocksPaused || s.ClockRunning != engine.Empty {
+				h.tb.Fatalf("clocks after restart: paused %v running %v", s.ClocksPaused, s.ClockRunning)
+			}
+			h.press(clock.BlackClock) // Black is waiting: his press restarts White's clock
+		}, phase: PhasePlaying, banner: VerdictInfo, contains: []string{"Clocks running: White to play"}, moves: "B E5",
+			check: func(t *testing.T, h *harness, s State) {
+				if s.ClocksPaused || s.ClockRunning != engine.White {
+					t.Errorf("paused %v running %v", s.ClocksPaused, s.ClockRunning)
+				}
+			}},
+		{name: "director/undo after the count reopens the game", size: 9, opts: withDirector, steps: func(h *harness) {
+			start(h, nil)
+			h.move(engine.Black, "E5")
+			h.press(clock.PassButton)
+			h.press(clock.PassButton)
+			h.press(clock.BlackClock)
+			h.press(clock.WhiteClock)
+			if err := h.tab.Director(pin, DirectorAction{Kind: DirectorUndo}, h.now()); err != nil {
+				h.tb.Fatal(err)
+			}
+		}, phase: PhasePlaying, banner: VerdictDirector, contains: []string{"move 4 (W pass) taken back", "White to play"}, moves: "B E5 W pass B pass",
+			check: func(t *testing.T, h *harness, s State) {
+				if s.Result != "" || !s.ClocksPaused {
+					t.Errorf("result %q paused %v", s.Result, s.ClocksPaused)
+				}
+			}},
 		{name: "director/wrong PIN", size: 9, opts: withDirector, steps: func(h *harness) {
 			start(h, nil)
 			h.move(engine.Black, "E5")
