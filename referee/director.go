@@ -33,7 +33,7 @@ func (t *Table) Director(pin string, a DirectorAction, at time.Time) error {
 	if err := t.checkDirector(a); err != nil {
 		return err
 	}
-	return t.runEvent(&event{Kind: kindDirector, At: at, Director: &a}, false)
+	return t.runEvent(&event{Kind: kindDirector, At: at, Director: &a})
 }
 
 // checkDirector refuses, before anything is journaled, an action that cannot apply now.

@@ -93,7 +93,7 @@ func (t *Table) startProposal() {
 		if ev.At.Before(t.lastAt) {
 			ev.At = t.lastAt
 		}
-		_ = t.runEvent(ev, false)
+		_ = t.runEvent(ev)
 	}()
 }
 
@@ -156,7 +156,7 @@ func (t *Table) ToggleDead(p engine.Point, at time.Time) error {
 	if len(t.game.Chain(p)) == 0 {
 		return fmt.Errorf("%w: no stone at %s", ErrPhase, p.GTP(t.game.Size()))
 	}
-	return t.runEvent(&event{Kind: kindToggle, At: at, Point: p.GTP(t.game.Size())}, false)
+	return t.runEvent(&event{Kind: kindToggle, At: at, Point: p.GTP(t.game.Size())})
 }
 
 func (t *Table) applyToggle(p engine.Point, at time.Time) error {
@@ -193,7 +193,7 @@ func (t *Table) Confirm(c engine.Color, at time.Time) error {
 	if t.phase != PhaseMarking || (c != engine.Black && c != engine.White) {
 		return fmt.Errorf("%w: nothing to confirm", ErrPhase)
 	}
-	return t.runEvent(&event{Kind: kindConfirm, At: at, Color: c}, false)
+	return t.runEvent(&event{Kind: kindConfirm, At: at, Color: c})
 }
 
 func (t *Table) applyConfirm(c engine.Color, at time.Time) error {
@@ -266,7 +266,7 @@ func (t *Table) Resume(requester engine.Color, at time.Time) error {
 	if t.phase != PhaseMarking || (requester != engine.Black && requester != engine.White) {
 		return fmt.Errorf("%w: play can be resumed only after the stop", ErrPhase)
 	}
-	return t.runEvent(&event{Kind: kindResume, At: at, Color: requester}, false)
+	return t.runEvent(&event{Kind: kindResume, At: at, Color: requester})
 }
 
 func (t *Table) applyResume(req engine.Color, at time.Time) error {
@@ -308,7 +308,7 @@ func (t *Table) Resign(c engine.Color, at time.Time) error {
 	if t.game == nil || t.phase == PhaseEnded || t.phase == PhaseSetup || (c != engine.Black && c != engine.White) {
 		return fmt.Errorf("%w: no game to resign", ErrPhase)
 	}
-	return t.runEvent(&event{Kind: kindResign, At: at, Color: c}, false)
+	return t.runEvent(&event{Kind: kindResign, At: at, Color: c})
 }
 
 func (t *Table) applyResign(c engine.Color, at time.Time) error {

@@ -96,7 +96,7 @@ func (t *Table) Setup(s Setup, at time.Time) error {
 	if err != nil {
 		return err
 	}
-	return t.runEvent(&event{Kind: kindSetup, At: at, Setup: &s}, false)
+	return t.runEvent(&event{Kind: kindSetup, At: at, Setup: &s})
 }
 
 func (t *Table) applySetup(s Setup, at time.Time) error {
@@ -182,7 +182,7 @@ func (t *Table) onSettled(o observe.Observation, from time.Time) {
 	if t.pending != nil {
 		at = later(t.pending.At, from)
 	}
-	_ = t.runEvent(&event{Kind: kindObs, At: at, Board: boardText(o), Frame: o.Seq}, false)
+	_ = t.runEvent(&event{Kind: kindObs, At: at, Board: boardText(o), Frame: o.Seq})
 }
 
 // obsMatters reports whether a stable reading would change anything (then it is journaled).
@@ -290,7 +290,7 @@ func (t *Table) Press(p clock.Press) error {
 	if p.At.IsZero() {
 		p.At = t.live.Now()
 	}
-	if err := t.runEvent(&event{Kind: kindPress, At: p.At, Press: p}, false); err != nil {
+	if err := t.runEvent(&event{Kind: kindPress, At: p.At, Press: p}); err != nil {
 		return err
 	}
 	if t.pending != nil && t.usableSeen() {
@@ -548,8 +548,13 @@ func (t *Table) illegal(m engine.Move, ime *engine.IllegalMoveError, at time.Tim
 	if t.rules.PassStones {
 		msg += fmt.Sprintf(", handing one pass stone to %s", title(m.Color.Opponent()))
 	}
-	t.differs = []engine.Point{m.Point}
-	t.setBanner(Verdict{Kind: VerdictIllegal, Color: m.Color, At: at, Points: pts, Message: msg + "."})
+	msg += "."
+	if t.phase == PhasePlaying {
+		t.differs = []engine.Point{m.Point}
+	} else {
+		msg += " " + t.banner.Message // the retraction's pass stopped the game
+	}
+	t.setBanner(Verdict{Kind: VerdictIllegal, Color: m.Color, At: at, Points: pts, Message: msg})
 }
 
 func (t *Table) pass(at time.Time) error {
@@ -671,7 +676,7 @@ func (t *Table) Tick(now time.Time) {
 		return
 	}
 	if t.pending != nil && now.After(t.pending.Deadline) {
-		_ = t.runEvent(&event{Kind: kindTimeout, At: now}, false)
+		_ = t.runEvent(&event{Kind: kindTimeout, At: now})
 	}
 	if t.clk == nil || (t.phase != PhasePlaying && t.phase != PhaseReady) {
 		return
@@ -681,7 +686,7 @@ func (t *Table) Tick(now time.Time) {
 	t.evNow.Store(0)
 	for _, s := range []clock.Side{clock.Black, clock.White} {
 		if st.Side(s).Flagged {
-			_ = t.runEvent(&event{Kind: kindFlag, At: now, Color: colorOf(s)}, false)
+			_ = t.runEvent(&event{Kind: kindFlag, At: now, Color: colorOf(s)})
 			return
 		}
 	}
@@ -738,7 +743,7 @@ func (t *Table) ResumeClocks(at time.Time) error {
 	if t.phase != PhasePlaying || !t.paused || t.halted != nil {
 		return fmt.Errorf("%w: the clocks are not paused", ErrPhase)
 	}
-	return t.runEvent(&event{Kind: kindResumeClocks, At: at}, false)
+	return t.runEvent(&event{Kind: kindResumeClocks, At: at})
 }
 
 func (t *Table) applyResumeClocks(at time.Time) error {

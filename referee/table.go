@@ -246,7 +246,7 @@ func (t *Table) afterReplay() {
 	at := t.lastAt
 	if t.clk != nil && t.clk.State().Running {
 		// The time between the last record and now is nobody's: pause at the last event.
-		t.runEvent(&event{Kind: kindRecovered, At: at}, false)
+		t.runEvent(&event{Kind: kindRecovered, At: at})
 	}
 	if t.recovery == "" {
 		t.recovery = fmt.Sprintf("resumed from the journal after move %d", t.moveNumber())
@@ -303,8 +303,7 @@ func (t *Table) bump() {
 // runEvent journals ev (an input) unless replaying, applies it, journals its outputs, and
 // signals the change. It returns the error of apply, or ErrJournal if ev could not be made
 // durable (then it had no effect).
-func (t *Table) runEvent(ev *event, validateOnly bool) error {
-	_ = validateOnly
+func (t *Table) runEvent(ev *event) error {
 	if ev.At.IsZero() {
 		ev.At = t.live.Now()
 	}
