@@ -43,6 +43,8 @@ func TestDisplaySession(t *testing.T) {
 	// ExecStartPre, with the cookie in the temporary directory and our own group for tengen's.
 	pre := shellBody(t, d["ExecStartPre"][0])
 	pre = strings.ReplaceAll(pre, "/run/tengen-display/Xauthority", cookie)
+	pre = strings.ReplaceAll(pre, "/tmp/.X0-lock", "/tmp/.X"+strconv.Itoa(display)+"-lock")
+	pre = strings.ReplaceAll(pre, "X11-unix/X0", "X11-unix/X"+strconv.Itoa(display))
 	pre = strings.ReplaceAll(pre, " add :0 ", " add "+disp+" ")
 	pre = strings.ReplaceAll(pre, "chgrp tengen", "chgrp "+strconv.Itoa(os.Getgid()))
 	pre = strings.ReplaceAll(pre, "/usr/bin/xauth", "xauth")
@@ -79,14 +81,13 @@ func TestDisplaySession(t *testing.T) {
 		}
 		xargs = append(xargs, a)
 	}
-	os.Remove("/tmp/.X" + strconv.Itoa(display) + "-lock")
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	server := exec.CommandContext(ctx, "Xvfb", xargs...)
 	if err := server.Start(); err != nil {
 		t.Fatal(err)
 	}
-	defer func() { server.Process.Kill(); server.Wait() }()
+	defer func() { server.Process.Signal(os.Interrupt); server.Wait() }()
 
 	// ExecStartPost: waits until the server's socket is there.
 	post := strings.ReplaceAll(shellBody(t, d["ExecStartPost"][0]), "X11-unix/X0", "X11-unix/X"+strconv.Itoa(display))
