@@ -146,3 +146,34 @@ func TestReplayMatchesLive(t *testing.T) {
 		t.Fatalf("state after replay: paused %v to move %v prisoners %d pass stones %d", s.ClocksPaused, s.ToMove, s.Black.Prisoners, s.Black.PassStones)
 	}
 }
+
+func TestNewGame(t *testing.T) {
+	h := newHarness(t, 9, func(o *Options) { o.GamesDir = t.TempDir() })
+	start(h, nil)
+	if err := h.tab.NewGame(h.now()); err == nil {
+		t.Fatal("new game allowed while playing")
+	}
+	h.move(engine.Black, "E5")
+	if err := h.tab.Resign(engine.White, h.now()); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.tab.NewGame(h.now()); err != nil {
+		t.Fatal(err)
+	}
+	s := h.state()
+	if s.Phase != PhaseSetup || s.MoveNumber != 0 || s.Result != "" {
+		t.Fatalf("after NewGame: %v %d %q", s.Phase, s.MoveNumber, s.Result)
+	}
+	done, _ := filepath.Glob(filepath.Join(h.dir, "done", "*", journal.FileName))
+	if len(done) != 1 || !strings.Contains(done[0], "Spring-Open_R2_T7_Ann-vs-Bo") {
+		t.Fatalf("archived journals %v", done)
+	}
+	// The next game is journaled afresh and survives a restart; the old one does not come back.
+	h.put('.', "E5")
+	start(h, nil)
+	h.move(engine.Black, "C3")
+	h.reopen()
+	if got := h.movesGTP(); got != "B C3" {
+		t.Fatalf("after restart: %q", got)
+	}
+}

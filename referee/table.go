@@ -6,8 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -582,4 +584,82 @@ func (t *Table) LastEventTime() time.Time {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return t.lastAt
+}
+
+// NewGame readies the table for the next game once this one has ended: the finished game's
+// journal (and any cut-off tail saved beside it) and its SGF are moved to
+// JournalDir/done/<time>_<game name>/ (the SGF was also filed in GamesDir), a fresh journal is
+// started and the table returns to PhaseSetup. Each step is a rename, so a crash in the middle
+// leaves either the finished game or an empty table, never a mix.
+func (t *Table) NewGame(at time.Time) error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.phase != PhaseEnded {
+		return fmt.Errorf("%w: a new game can start once this one has ended", ErrPhase)
+	}
+	if at.IsZero() {
+		at = t.live.Now()
+	}
+	dir := t.opts.JournalDir
+	name := at.UTC().Format("20060102T150405Z") + "_" + strings.TrimSuffix(GameFileName(t.setup), ".sgf")
+	archive := filepath.Join(dir, "done", name)
+	if err := os.MkdirAll(archive, 0o755); err != nil {
+		return fmt.Errorf("referee: new game: %w", err)
+	}
+	if err := t.jr.Close(); err != nil {
+		return fmt.Errorf("referee: new game: %w", err)
+	}
+	t.closed = true
+	moves := []string{filepath.Join(dir, journal.FileName)}
+	if cuts, _ := filepath.Glob(filepath.Join(dir, journal.FileName+".cut-*")); len(cuts) > 0 {
+		moves = append(moves, cuts...)
+	}
+	if filepath.Dir(t.opts.SGFPath) == filepath.Clean(dir) {
+		moves = append(moves, t.opts.SGFPath)
+	}
+	for _, p := range moves {
+		if err := os.Rename(p, filepath.Join(archive, filepath.Base(p))); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return t.reopenJournal(fmt.Errorf("referee: new game: archiving %s: %w", p, err))
+		}
+	}
+	if !t.opts.NoSync {
+		for _, d := range []string{archive, dir} {
+			if f, err := os.Open(d); err == nil {
+				_ = f.Sync()
+				f.Close()
+			}
+		}
+	}
+	if err := t.reopenJournal(nil); err != nil {
+		return err
+	}
+	// Back to a blank table.
+	t.seq, t.lastAt, t.presses = 0, time.Time{}, 0
+	t.setup, t.rules, t.game, t.clk = Setup{}, engine.Rules{}, nil, nil
+	t.phase, t.paused = PhaseSetup, false
+	t.stab.Reset()
+	t.raw, t.hasRaw, t.seen, t.hasSeen = observe.Observation{}, false, observe.Observation{}, false
+	t.rawSince, t.evaluated = time.Time{}, false
+	t.pending, t.capture, t.differs, t.halted = nil, nil, nil, nil
+	t.notes = map[int]*moveNote{}
+	t.dead = map[engine.Point]bool{}
+	t.fromProp, t.propBusy = false, false
+	t.propGen++
+	t.confirm = [3]bool{}
+	t.score, t.result, t.gamePath, t.recovery = nil, "", "", ""
+	t.history = nil
+	t.banner = Verdict{Kind: VerdictInfo, At: at, Message: "The last game is filed. Set up the next game."}
+	t.bump()
+	return nil
+}
+
+// reopenJournal opens a journal in JournalDir again after NewGame closed it; err is returned
+// (wrapped with any reopening failure).
+func (t *Table) reopenJournal(err error) error {
+	jr, _, _, oerr := journal.Open(t.opts.JournalDir, t.opts.journalOptions...)
+	if oerr != nil {
+		return errors.Join(err, fmt.Errorf("%w: %w", ErrJournal, oerr))
+	}
+	t.jr, t.closed = jr, false
+	return err
 }
