@@ -566,3 +566,83 @@ func TestTransitions(t *testing.T) {
 		})
 	}
 }
+
+func TestSetupErrors(t *testing.T) {
+	h := newHarness(t, 9, nil)
+	k := 7.5
+	for _, s := range []Setup{
+		{Rules: "nonsense"}, {Size: 1}, {Size: 9, Handicap: 1}, {Size: 9, Handicap: 12}, {Size: 9, TimeControl: "5 apples"},
+		{Size: 9, Policy: "lenient"}, {Size: 30, Komi: &k},
+	} {
+		if err := h.tab.Setup(s, h.now()); !errors.Is(err, ErrBadSetup) {
+			t.Errorf("%+v: %v, want ErrBadSetup", s, err)
+		}
+	}
+	if st := h.state(); st.Phase != PhaseSetup {
+		t.Fatalf("phase %v after refused set-ups", st.Phase)
+	}
+	h.setup(Setup{Size: 9})
+	if err := h.tab.Setup(Setup{Size: 9}, h.now()); !errors.Is(err, ErrPhase) {
+		t.Errorf("second set-up: %v", err)
+	}
+	// Nothing refused was journaled: a restart finds just the one set-up.
+	h.reopen()
+	if st := h.state(); st.Phase != PhaseReady || st.Setup.Rules != "aga" || st.Setup.Date != "2026-03-14" {
+		t.Fatalf("after restart: %v %+v", st.Phase, st.Setup)
+	}
+}
+
+// TestIntentsOutOfPhase checks that every intent that does not apply in a phase is refused with
+// ErrPhase and changes nothing.
+func TestIntentsOutOfPhase(t *testing.T) {
+	type intent struct {
+		name string
+		do   func(h *harness) error
+	}
+	intents := []intent{
+		{"toggle", func(h *harness) error { return h.tab.ToggleDead(h.pt("E5"), h.now()) }},
+		{"confirm", func(h *harness) error { return h.tab.Confirm(engine.Black, h.now()) }},
+		{"resume", func(h *harness) error { return h.tab.Resume(engine.Black, h.now()) }},
+		{"resume-clocks", func(h *harness) error { return h.tab.ResumeClocks(h.now()) }},
+		{"director-resume", func(h *harness) error {
+			return h.tab.Director(pin, DirectorAction{Kind: DirectorResume}, h.now())
+		}},
+		{"director-retract", func(h *harness) error {
+			return h.tab.Director(pin, DirectorAction{Kind: DirectorRetractPass}, h.now())
+		}},
+		{"director-bad-result", func(h *harness) error {
+			return h.tab.Director(pin, DirectorAction{Kind: DirectorEnd, Result: "Black wins"}, h.now())
+		}},
+		{"director-unknown", func(h *harness) error {
+			return h.tab.Director(pin, DirectorAction{Kind: "teleport"}, h.now())
+		}},
+	}
+	phases := map[string]func(h *harness){
+		"setup": func(h *harness) {},
+		"ready": func(h *harness) { h.setup(Setup{Size: 9}) },
+		"playing": func(h *harness) {
+			start(h, nil)
+			h.move(engine.Black, "E5")
+		},
+		"ended": func(h *harness) {
+			start(h, nil)
+			h.tab.Resign(engine.Black, h.now())
+		},
+	}
+	for pname, enter := range phases {
+		for _, in := range intents {
+			t.Run(pname+"/"+in.name, func(t *testing.T) {
+				h := newHarness(t, 9, withDirector)
+				enter(h)
+				before := h.state()
+				if err := in.do(h); !errors.Is(err, ErrPhase) {
+					t.Fatalf("err %v, want ErrPhase", err)
+				}
+				after := h.state()
+				if after.Phase != before.Phase || after.MoveNumber != before.MoveNumber || after.Result != before.Result {
+					t.Fatalf("state changed: %v -> %v", before.Phase, after.Phase)
+				}
+			})
+		}
+	}
+}
