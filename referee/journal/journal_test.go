@@ -251,3 +251,20 @@ func FuzzDecode(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkAppend measures one durable append (write + fsync) of a typical record.
+func BenchmarkAppend(b *testing.B) {
+	j, _, _, err := Open(b.TempDir())
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer j.Close()
+	rec := bytes.Repeat([]byte("x"), 420) // about an observation record on 19x19
+	b.ReportAllocs()
+	b.SetBytes(int64(len(rec)))
+	for b.Loop() {
+		if err := j.Append(rec); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
