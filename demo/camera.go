@@ -49,6 +49,20 @@ func (c *Camera) Next(ctx context.Context) (image.Image, time.Time, error) {
 
 // NextFrame is Next that also returns the frame's sequence number (frames since the start).
 func (c *Camera) NextFrame(ctx context.Context) (*image.RGBA, time.Time, uint64, error) {
+	img := image.NewRGBA(image.Rect(0, 0, c.w, c.h))
+	at, seq, err := c.NextFrameInto(ctx, img)
+	if err != nil {
+		return nil, time.Time{}, 0, err
+	}
+	return img, at, seq, nil
+}
+
+// NextFrameInto is NextFrame drawing into dst (of the camera's size), for callers that reuse one
+// buffer.
+func (c *Camera) NextFrameInto(ctx context.Context, dst *image.RGBA) (time.Time, uint64, error) {
+	if b := dst.Bounds(); b.Dx() != c.w || b.Dy() != c.h {
+		return time.Time{}, 0, fmt.Errorf("demo: frame buffer %v, camera is %dx%d", b, c.w, c.h)
+	}
 	elapsed := c.now().Sub(c.start)
 	due := uint64(0)
 	if elapsed > 0 {
@@ -64,18 +78,17 @@ func (c *Camera) NextFrame(ctx context.Context) (*image.RGBA, time.Time, uint64,
 		select {
 		case <-ctx.Done():
 			t.Stop()
-			return nil, time.Time{}, 0, ctx.Err()
+			return time.Time{}, 0, ctx.Err()
 		case <-t.C:
 		}
 	}
 	c.seq = seq
 	sc := c.script.SceneAt(at.Sub(c.start))
 	sc.Frame = seq
-	img, err := c.render.Render(c.w, c.h, sc)
-	if err != nil {
-		return nil, time.Time{}, 0, err
+	if err := c.render.RenderInto(dst, sc); err != nil {
+		return time.Time{}, 0, err
 	}
-	return img, at, seq, nil
+	return at, seq, nil
 }
 
 // RunActions calls do for each of the script's actions at its time after start, in order, until the

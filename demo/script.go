@@ -75,8 +75,8 @@ type Pace struct {
 
 // DefaultPace is a calm, realistic pace: about four seconds a move.
 func DefaultPace() Pace {
-	return Pace{Reach: 900 * time.Millisecond, Dwell: 600 * time.Millisecond, Settle: 1500 * time.Millisecond,
-		After: 700 * time.Millisecond, Slow: 4 * time.Second}
+	return Pace{Reach: 900 * time.Millisecond, Dwell: 600 * time.Millisecond, Settle: 1800 * time.Millisecond,
+		After: 1500 * time.Millisecond, Slow: 4 * time.Second}
 }
 
 // Choreography is what the demo's players do besides playing the record's moves.
@@ -173,8 +173,10 @@ func New(sgfData []byte, p Pace, ch Choreography) (*Script, error) {
 			continue
 		}
 		if m.Pass {
+			// A pass comes after a moment's thought: the referee has settled the previous press.
+			b.idle(p.Settle, "")
 			b.press(PassButton, fmt.Sprintf("%v passes (move %d)", m.Color, number))
-			b.idle(p.After+p.Settle, "")
+			b.idle(p.After, "")
 			lastCaptured = nil
 			continue
 		}
@@ -200,6 +202,38 @@ func New(sgfData []byte, p Pace, ch Choreography) (*Script, error) {
 	b.press(WhiteClock, "White agrees to the count")
 	b.idle(5*time.Second, "")
 	return &Script{Record: rec, Size: rec.Size, segments: b.segs, actions: b.actions, end: b.t}, nil
+}
+
+// Until returns the script cut at d: the actions up to d, and the picture at d kept from then on.
+// The kiosk uses it to show a game standing still (for measurements).
+func (s *Script) Until(d time.Duration) *Script {
+	out := &Script{Record: s.Record, Size: s.Size, end: min(d, s.end)}
+	for _, seg := range s.segments {
+		if seg.start >= d {
+			break
+		}
+		if seg.end > d {
+			seg.end = d
+		}
+		out.segments = append(out.segments, seg)
+	}
+	if len(out.segments) == 0 && len(s.segments) > 0 {
+		first := s.segments[0]
+		first.end = first.start
+		out.segments = append(out.segments, first)
+	}
+	// After the cut the picture stays: a still board, no hand.
+	if n := len(out.segments); n > 0 && out.segments[n-1].hand != nil {
+		last := out.segments[n-1]
+		last.start, last.hand = last.end, nil
+		out.segments = append(out.segments, last)
+	}
+	for _, a := range s.actions {
+		if a.At <= d {
+			out.actions = append(out.actions, a)
+		}
+	}
+	return out
 }
 
 // Duration is the length of the demo; after it the last picture stays.

@@ -211,3 +211,29 @@ func FuzzNew(f *testing.F) {
 		}
 	})
 }
+
+func TestUntil(t *testing.T) {
+	s, err := Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cut := s.Until(3 * time.Second)
+	if cut.Duration() != 3*time.Second {
+		t.Errorf("duration %v", cut.Duration())
+	}
+	if n := len(cut.Actions()); n != 1 {
+		t.Errorf("%d actions before 3 s, want White starting the clock", n)
+	}
+	// Mid-reach at the cut: afterwards the board stays, without the hand.
+	mid := s.Actions()[1].At - 2*time.Second
+	c2 := s.Until(mid)
+	if h := c2.SceneAt(mid + time.Hour).Hand; h != nil {
+		t.Error("the hand stays after the cut")
+	}
+	if !equalStones(c2.SceneAt(mid+time.Hour).Stones, s.SceneAt(mid).Stones) {
+		t.Error("the board changed after the cut")
+	}
+	if s.Until(0).SceneAt(time.Second).Size != 9 {
+		t.Error("an empty cut has no board")
+	}
+}

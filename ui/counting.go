@@ -65,7 +65,6 @@ func NewCountScreen(h CountHandlers) *CountScreen {
 			t.TextSize = 21
 			if i > 0 {
 				t.Alignment = fyne.TextAlignTrailing
-				t.TextStyle = fyne.TextStyle{Monospace: true}
 			}
 			grid.Add(t)
 		}

@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"reflect"
+
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
@@ -49,6 +51,9 @@ func (t *TableScreen) Content() fyne.CanvasObject { return t.content }
 
 // SetView shows v.
 func (t *TableScreen) SetView(v TableView) {
+	if reflect.DeepEqual(t.view, v) && t.move.Text != "" {
+		return
+	}
 	t.view = v
 	t.Board.SetView(v.Board)
 	t.White.SetView(v.White)

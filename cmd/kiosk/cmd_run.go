@@ -3,10 +3,652 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
+	"fmt"
+	"image"
 	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"fyne.io/fyne/v2"
+	fyneapp "fyne.io/fyne/v2/app"
+	"gocv.io/x/gocv"
+
+	"tengen/calib"
+	"tengen/clock"
+	"tengen/clock/gpio"
+	"tengen/config"
+	"tengen/demo"
+	"tengen/engine"
+	"tengen/referee"
+	"tengen/ui"
+	"tengen/vision"
 )
 
-// runKiosk is replaced by the issue that builds it.
-func runKiosk(_ context.Context, _ []string, _, _ io.Writer) error {
-	return errors.New("the run command is not built yet")
+// Demo camera settings: a modest frame is plenty for a 9x9 board and keeps the idle CPU low.
+const (
+	demoWidth, demoHeight = 640, 480
+	demoFPS               = 4
+	demoPIN               = "0000" // the director PIN of the built-in demo (no real game is at stake)
+	cameraLostAfter       = 3 * time.Second
+	uiTick                = 250 * time.Millisecond
+	goMemoryLimit         = 48 << 20
+)
+
+// runOptions are the run command's flags.
+type runOptions struct {
+	configPath string
+	camera     string
+	demo       bool
+	fullscreen bool
+	lang       string
+	size       string
+	quitAfter  time.Duration
+	demoIdle   bool
+}
+
+// runKiosk starts the kiosk window: camera (or the built-in demo), buttons (or the keyboard),
+// referee, clock and screens.
+func runKiosk(ctx context.Context, args []string, _, stderr io.Writer) error {
+	fs := flag.NewFlagSet("run", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var o runOptions
+	fs.StringVar(&o.configPath, "config", "", "configuration file (default: $TENGEN_CONFIG, $CONFIGURATION_DIRECTORY/kiosk.toml or "+config.DefaultPath+")")
+	fs.StringVar(&o.camera, "camera", "", `camera: "/dev/video0", "0", "libcamera", "gst:PIPELINE", a video file or a directory of stills, or "demo"`)
+	fs.BoolVar(&o.demo, "demo", false, "run the built-in demo game instead of a camera (director PIN "+demoPIN+")")
+	fs.BoolVar(&o.fullscreen, "fullscreen", false, "cover the whole screen")
+	fs.StringVar(&o.lang, "lang", "", "interface language: en, pl, bg, ru or cs (default: the configuration's)")
+	fs.StringVar(&o.size, "size", "", "window size WIDTHxHEIGHT when not full screen (default: the configuration's, 1280x720 for the demo)")
+	fs.DurationVar(&o.quitAfter, "quit-after", 0, "close the window after this long (for tests and measurements)")
+	fs.BoolVar(&o.demoIdle, "demo-idle", false, "with --demo: stop the demo once Black's clock runs (an idle board, for measurements)")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "Usage: kiosk run [--config FILE] [--camera SRC] [--demo] [--fullscreen] [--lang L] [--size WxH]")
+		fmt.Fprintln(stderr, "\nStarts the kiosk. Without a configuration file or a camera it plays the built-in demo game.")
+		fmt.Fprintln(stderr, "Keyboard (when there are no GPIO buttons): B or Left = Black's clock, W or Right = White's clock,")
+		fmt.Fprintln(stderr, "P, Space or Down = pass, L = long pass (stop and count), D = director, Esc = back to the game.")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		fs.Usage()
+		return exitError{code: 2}
+	}
+	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	k, err := newKiosk(o, log)
+	if err != nil {
+		return err
+	}
+	return k.run(ctx)
+}
+
+// kiosk is one running kiosk: its configuration, referee, camera loop and window.
+type kiosk struct {
+	opts    runOptions
+	log     *slog.Logger
+	cfg     config.Config
+	demo    bool
+	script  *demo.Script
+	tab     *referee.Table
+	tmpDir  string // the demo's journal, removed at exit
+	calPath string
+
+	lastFrame atomic.Int64 // unix nanos of the last camera frame
+	grabs     chan chan grabbed
+	newCal    chan calib.Calibration
+}
+
+// grabbed is a frame handed to the camera screen.
+type grabbed struct {
+	img image.Image
+	cal *calib.Calibration
+}
+
+func newKiosk(o runOptions, log *slog.Logger) (*kiosk, error) {
+	k := &kiosk{opts: o, log: log, grabs: make(chan chan grabbed), newCal: make(chan calib.Calibration, 1)}
+	path, explicit := o.configPath, o.configPath != ""
+	if !explicit {
+		path = config.Locate(os.Getenv)
+	}
+	var found bool
+	var err error
+	if explicit {
+		k.cfg, err = config.Load(path)
+		found = err == nil
+	} else {
+		k.cfg, found, err = config.LoadIfExists(path)
+	}
+	if err != nil {
+		return nil, err
+	}
+	source := k.cfg.Camera.Source
+	if o.camera != "" {
+		source = o.camera
+	}
+	// The demo: asked for, configured, or a machine with neither a configuration nor a camera flag.
+	k.demo = o.demo || source == "demo" || (!found && o.camera == "")
+	if k.demo {
+		if k.script, err = demo.Default(); err != nil {
+			return nil, err
+		}
+		if o.demoIdle {
+			// Keep the picture from just after White starts Black's clock.
+			k.script = k.script.Until(k.script.Actions()[0].At + 500*time.Millisecond)
+		}
+		if k.tmpDir, err = os.MkdirTemp("", "tengen-demo-"); err != nil {
+			return nil, fmt.Errorf("demo journal: %w", err)
+		}
+		k.cfg.Paths.JournalDir = filepath.Join(k.tmpDir, "journal")
+		k.cfg.Paths.GamesDir = filepath.Join(k.tmpDir, "games")
+		k.cfg.Paths.Calibration = filepath.Join(k.tmpDir, "calibration.json")
+		log.Info("playing the built-in demo game", "journal", k.cfg.Paths.JournalDir, "director PIN", demoPIN)
+	} else {
+		k.cfg.Camera.Source = source
+		if !found {
+			log.Info("no configuration file; using defaults", "path", path)
+		}
+	}
+	k.calPath = k.cfg.Paths.Calibration
+	for _, d := range []string{k.cfg.Paths.JournalDir, k.cfg.Paths.GamesDir} {
+		if d == "" {
+			continue
+		}
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			k.cleanup()
+			return nil, fmt.Errorf("creating %s: %w", d, err)
+		}
+	}
+	return k, nil
+}
+
+func (k *kiosk) cleanup() {
+	if k.tmpDir != "" {
+		if err := os.RemoveAll(k.tmpDir); err != nil {
+			k.log.Warn("removing the demo journal", "err", err)
+		}
+	}
+}
+
+// checkPIN is the director PIN check: the configured hash, or the demo's PIN.
+func (k *kiosk) checkPIN() func(string) bool {
+	switch {
+	case k.demo:
+		return func(p string) bool { return p == demoPIN }
+	case k.cfg.Director.PINHash != "":
+		hash := k.cfg.Director.PINHash
+		return func(p string) bool { return config.CheckPIN(hash, p) }
+	}
+	return nil
+}
+
+// demoSetup is the referee set-up of the demo game, from its record.
+func demoSetup(s *demo.Script) referee.Setup {
+	rec := s.Record
+	komi := rec.Komi
+	return referee.Setup{Rules: "aga", Komi: &komi, Size: s.Size, TimeControl: "10m+3x30s",
+		Black: referee.Player{Name: rec.BlackName, Rank: rec.BlackRank},
+		White: referee.Player{Name: rec.WhiteName, Rank: rec.WhiteRank},
+		Event: rec.Event, Round: rec.Round, Table: "demo", Policy: referee.PolicyRetractPass}
+}
+
+// windowSize picks the window size: the flag, the demo's 1280x720, or the configuration's.
+func (k *kiosk) windowSize() (fyne.Size, error) {
+	s := k.opts.size
+	if s == "" {
+		if k.demo {
+			return fyne.NewSize(1280, 720), nil
+		}
+		return fyne.NewSize(float32(k.cfg.Display.Width), float32(k.cfg.Display.Height)), nil
+	}
+	ws, hs, ok := strings.Cut(strings.ToLower(s), "x")
+	w, err1 := strconv.Atoi(ws)
+	h, err2 := strconv.Atoi(hs)
+	if !ok || err1 != nil || err2 != nil || w < 320 || h < 240 || w > 8192 || h > 8192 {
+		return fyne.Size{}, fmt.Errorf("--size %q: want WIDTHxHEIGHT, e.g. 1280x720", s)
+	}
+	return fyne.NewSize(float32(w), float32(h)), nil
+}
+
+func (k *kiosk) run(parent context.Context) error {
+	defer k.cleanup()
+	// A soft limit on Go's heap: the frames are the only large allocations and are short-lived, so
+	// collecting a little more often keeps the kiosk small on a Raspberry Pi.
+	debug.SetMemoryLimit(goMemoryLimit)
+	wsize, err := k.windowSize()
+	if err != nil {
+		return err
+	}
+	opts := referee.Options{JournalDir: k.cfg.Paths.JournalDir, GamesDir: k.cfg.Paths.GamesDir,
+		CheckPIN: k.checkPIN(), Logger: k.log, Application: "Tengen:" + version}
+	if !k.demo {
+		if p, ok := referee.GNUGo(""); ok {
+			opts.Proposer = p
+		}
+	}
+	k.tab, err = referee.Open(opts)
+	if err != nil {
+		return err
+	}
+	defer k.tab.Close()
+	if st := k.tab.State(); st.Recovery != "" {
+		k.log.Info("journal recovered", "what", st.Recovery)
+	}
+
+	a := fyneapp.NewWithID("org.tengen.kiosk")
+	a.Settings().SetTheme(ui.NewTheme())
+	if err := ui.LoadTranslations(); err != nil {
+		return err
+	}
+	lang := k.opts.lang
+	if lang == "" {
+		lang = k.cfg.Language
+	}
+	if lang == "" {
+		lang = "en"
+	}
+	if err := ui.SetLanguage(lang); err != nil {
+		k.log.Warn("language", "err", err)
+		lang = "en"
+		_ = ui.SetLanguage(lang)
+	}
+	win := a.NewWindow("Tengen")
+	if k.opts.fullscreen || (!k.demo && k.cfg.Display.Fullscreen && k.opts.size == "") {
+		win.SetFullScreen(true)
+	}
+	win.Resize(wsize)
+	win.SetPadded(false)
+
+	ctx, cancel := context.WithCancel(parent)
+	defer cancel()
+	var wg sync.WaitGroup
+	app := ui.NewApp(win, k.handlers())
+	if lang != "en" {
+		_ = app.SetLanguage(lang)
+	}
+
+	if k.demo {
+		if err := k.tab.Setup(demoSetup(k.script), time.Now()); err != nil && !errors.Is(err, referee.ErrPhase) {
+			return fmt.Errorf("demo set-up: %w", err)
+		}
+	}
+	start := time.Now()
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		if err := k.sight(ctx, start); err != nil && ctx.Err() == nil {
+			k.log.Error("camera", "err", err)
+		}
+	}()
+	if k.demo {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			k.playDemo(ctx, start)
+		}()
+	} else {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			k.buttons(ctx)
+		}()
+	}
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		k.refresh(ctx, app)
+	}()
+	go func() {
+		var quit <-chan time.Time
+		if k.opts.quitAfter > 0 {
+			quit = time.After(k.opts.quitAfter)
+		}
+		select {
+		case <-ctx.Done():
+		case <-quit:
+		}
+		fyne.Do(a.Quit)
+	}()
+	win.ShowAndRun()
+	cancel()
+	wg.Wait()
+	return nil
+}
+
+// handlers connect the screens to the referee and the camera.
+func (k *kiosk) handlers() ui.Handlers {
+	return ui.Handlers{
+		Press: func(p clock.Press) { k.press(p) },
+		ToggleDead: func(p engine.Point) error {
+			err := k.tab.ToggleDead(p, time.Now())
+			k.logErr("toggle dead", err)
+			return err
+		},
+		Resume: func(c engine.Color) error {
+			err := k.tab.Resume(c, time.Now())
+			k.logErr("resume", err)
+			return err
+		},
+		Setup: func(s referee.Setup) error {
+			if s.Event == "" {
+				s.Event = k.cfg.Event
+			}
+			if s.Table == "" && k.cfg.Table > 0 {
+				s.Table = strconv.Itoa(k.cfg.Table)
+			}
+			return k.tab.Setup(s, time.Now())
+		},
+		Director: func(pin string, a referee.DirectorAction) error {
+			return k.tab.Director(pin, a, time.Now())
+		},
+		ExportSGF: k.exportSGF,
+		Camera: ui.CameraHandlers{
+			Grab: k.grabView,
+			Save: k.saveCalibration,
+		},
+		Language: func(code string) { k.log.Info("language", "code", code) },
+	}
+}
+
+func (k *kiosk) logErr(what string, err error) {
+	if err != nil {
+		k.log.Warn(what, "err", err)
+	}
+}
+
+func (k *kiosk) press(p clock.Press) {
+	k.logErr("press "+p.Button.String(), k.tab.Press(p))
+}
+
+// exportSGF writes the game record next to the finished games after checking the director PIN.
+func (k *kiosk) exportSGF(pin string) (string, error) {
+	check := k.checkPIN()
+	if check == nil {
+		return "", referee.ErrNoDirector
+	}
+	if !check(pin) {
+		return "", referee.ErrBadPIN
+	}
+	rec := k.tab.Record()
+	if rec == nil {
+		return "", errors.New("no game to export")
+	}
+	dir := k.cfg.Paths.GamesDir
+	if dir == "" {
+		dir = k.cfg.Paths.JournalDir
+	}
+	path := filepath.Join(dir, "export-"+time.Now().Format("20060102-150405")+".sgf")
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, rec.MarshalSGF(), 0o644); err != nil {
+		return "", fmt.Errorf("writing %s: %w", tmp, err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		return "", fmt.Errorf("writing %s: %w", path, err)
+	}
+	return path, nil
+}
+
+// refresh feeds the screens the referee's state at every change and a few times a second (the
+// clocks), and lets the referee notice time passing.
+func (k *kiosk) refresh(ctx context.Context, app *ui.App) {
+	t := time.NewTicker(uiTick)
+	defer t.Stop()
+	var lastSeq uint64
+	var lastText string
+	var lastLost bool
+	for {
+		changed := k.tab.Changed()
+		select {
+		case <-ctx.Done():
+			return
+		case <-changed:
+		case now := <-t.C:
+			k.tab.Tick(now)
+		}
+		st := k.tab.State()
+		cond := ui.Conditions{CameraLost: time.Since(time.Unix(0, k.lastFrame.Load())) > cameraLostAfter}
+		// Skip the UI when nothing it shows changed (the clock texts change once a second).
+		text := st.Black.Clock.Text + "|" + st.White.Clock.Text
+		if st.Seq == lastSeq && text == lastText && cond.CameraLost == lastLost {
+			continue
+		}
+		lastSeq, lastText, lastLost = st.Seq, text, cond.CameraLost
+		fyne.Do(func() { app.Update(st, cond) })
+	}
+}
+
+// playDemo performs the demo's presses and taps at their times.
+func (k *kiosk) playDemo(ctx context.Context, start time.Time) {
+	err := k.script.RunActions(ctx, start, func(a demo.Action) error {
+		k.log.Info("demo", "at", a.At.Round(100*time.Millisecond), "action", a.Note)
+		switch a.Kind {
+		case demo.PressButton:
+			b := clock.BlackClock
+			switch a.Button {
+			case demo.WhiteClock:
+				b = clock.WhiteClock
+			case demo.PassButton:
+				b = clock.PassButton
+			}
+			k.press(clock.NewPress(b, time.Now()))
+		case demo.ToggleDead:
+			k.logErr("demo toggle dead", k.tab.ToggleDead(a.Point, time.Now()))
+		}
+		return nil
+	})
+	if err != nil && ctx.Err() == nil {
+		k.log.Warn("demo", "err", err)
+	}
+}
+
+// buttons forwards the GPIO buttons to the referee; without GPIO the keyboard stands in.
+func (k *kiosk) buttons(ctx context.Context) {
+	p := k.cfg.Pins
+	cfg := gpio.Config{Black: p.Black, White: p.White, Pass: p.Pass, Director: p.Director,
+		Buzzer: p.Buzzer, LED: p.LED, ActiveHigh: p.Pull == "down", Settle: p.Debounce}
+	b, err := gpio.Open(cfg, k.log)
+	if err != nil {
+		k.log.Info("no GPIO buttons: use the keyboard (B, W, P)", "err", err)
+		return
+	}
+	go func() {
+		if err := b.Run(ctx); err != nil && ctx.Err() == nil {
+			k.log.Error("buttons", "err", err)
+		}
+	}()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case pr, ok := <-b.Events():
+			if !ok {
+				return
+			}
+			k.press(pr)
+		}
+	}
+}
+
+// frameSource yields frames as BGR Mats (the caller closes them).
+type frameSource func(ctx context.Context) (gocv.Mat, time.Time, uint64, error)
+
+// openSource opens the demo camera or the configured one.
+func (k *kiosk) openSource(start time.Time) (frameSource, func(), error) {
+	if k.demo {
+		cam, err := demo.NewCamera(k.script, demo.NewRenderer(1), demoWidth, demoHeight, demoFPS, start)
+		if err != nil {
+			return nil, nil, err
+		}
+		buf := image.NewRGBA(image.Rect(0, 0, demoWidth, demoHeight))
+		return func(ctx context.Context) (gocv.Mat, time.Time, uint64, error) {
+			at, seq, err := cam.NextFrameInto(ctx, buf)
+			if err != nil {
+				return gocv.Mat{}, time.Time{}, 0, err
+			}
+			m, err := gocv.ImageToMatRGB(buf)
+			return m, at, seq, err
+		}, func() {}, nil
+	}
+	src, err := vision.OpenCamera(k.cfg.Camera.Source, vision.LiveOptions{Logger: k.log, Name: k.cfg.Camera.Source})
+	if err != nil {
+		return nil, nil, err
+	}
+	return func(ctx context.Context) (gocv.Mat, time.Time, uint64, error) {
+		m := gocv.NewMat()
+		info, err := src.Next(ctx, &m)
+		if err != nil {
+			m.Close()
+			return gocv.Mat{}, time.Time{}, 0, err
+		}
+		return m, info.Time, info.Seq, nil
+	}, func() { _ = src.Close() }, nil
+}
+
+// sight reads every camera frame: calibrates (from the file, or by finding the board), reads the
+// stones and hands the observation to the referee; it also serves frames to the camera screen.
+func (k *kiosk) sight(ctx context.Context, start time.Time) error {
+	next, closeSrc, err := k.openSource(start)
+	if err != nil {
+		return err
+	}
+	defer closeSrc()
+	var reader *vision.Reader
+	var cal calib.Calibration
+	defer func() {
+		if reader != nil {
+			reader.Close()
+		}
+	}()
+	useCal := func(c calib.Calibration) {
+		r, err := vision.NewReader(c, vision.Params{})
+		if err != nil {
+			k.log.Warn("calibration", "err", err)
+			return
+		}
+		if reader != nil {
+			reader.Close()
+		}
+		reader, cal = r, c
+		k.log.Info("board calibrated", "size", c.Size, "confidence", fmt.Sprintf("%.2f", c.Confidence))
+	}
+	triedFile := false
+	lastFind := time.Time{}
+	for {
+		m, at, seq, err := next(ctx)
+		if err != nil {
+			if errors.Is(err, vision.ErrEnd) || ctx.Err() != nil {
+				return nil
+			}
+			return err
+		}
+		k.lastFrame.Store(time.Now().UnixNano())
+		select {
+		case c := <-k.newCal:
+			useCal(c)
+		default:
+		}
+		if reader == nil && !triedFile && !k.demo {
+			triedFile = true
+			if c, err := calib.LoadFor(k.calPath, m.Cols(), m.Rows()); err == nil {
+				useCal(c)
+			} else {
+				k.log.Info("no usable calibration file; finding the board", "err", err)
+			}
+		}
+		if reader == nil && time.Since(lastFind) > 2*time.Second {
+			lastFind = time.Now()
+			if c, err := calib.Find(m, calib.FindOptions{Context: ctx}); err == nil {
+				useCal(c)
+			}
+		}
+		if reader != nil {
+			if rd, err := reader.Read(m); err == nil {
+				k.tab.Observe(rd.Observation(cal, at, seq))
+			} else {
+				k.log.Warn("reading the board", "err", err)
+			}
+		}
+		select {
+		case reply := <-k.grabs:
+			g := grabbed{}
+			if img, err := m.ToImage(); err == nil {
+				g.img = img
+			}
+			if c, err := calib.Find(m, calib.FindOptions{Context: ctx}); err == nil {
+				g.cal = &c
+			} else if reader != nil {
+				c := cal
+				g.cal = &c
+			}
+			reply <- g
+		default:
+		}
+		m.Close()
+	}
+}
+
+// grabView asks the camera loop for a frame and the board found in it.
+func (k *kiosk) grabView() (ui.CameraView, error) {
+	reply := make(chan grabbed, 1)
+	select {
+	case k.grabs <- reply:
+	case <-time.After(3 * time.Second):
+		return ui.CameraView{}, errors.New("no picture from the camera")
+	}
+	var g grabbed
+	select {
+	case g = <-reply:
+	case <-time.After(10 * time.Second):
+		return ui.CameraView{}, errors.New("no picture from the camera")
+	}
+	v := ui.CameraView{Frame: g.img, Size: 19, BlackSide: "bottom"}
+	if g.cal != nil {
+		c := g.cal
+		v.Size, v.HasGrid, v.Confidence, v.BlackSide = c.Size, true, c.Confidence, c.BlackSide.String()
+		for i, p := range c.Corners {
+			v.Corners[i] = [2]float64{p.X, p.Y}
+		}
+	}
+	return v, nil
+}
+
+// saveCalibration stores corners placed on the camera screen and switches the camera loop to them.
+func (k *kiosk) saveCalibration(corners [4][2]float64, size int, blackSide string) error {
+	v, err := k.grabView()
+	if err != nil {
+		return err
+	}
+	if v.Frame == nil {
+		return errors.New("no picture from the camera")
+	}
+	b := v.Frame.Bounds()
+	var cs [4]calib.Point2
+	for i, c := range corners {
+		cs[i] = calib.Point2{X: c[0], Y: c[1]}
+	}
+	c, err := calib.FromCorners(b.Dx(), b.Dy(), size, cs)
+	if err != nil {
+		return err
+	}
+	if err := c.BlackSide.UnmarshalText([]byte(blackSide)); err != nil {
+		return err
+	}
+	c.Confidence = 1
+	if err := calib.Save(k.calPath, c); err != nil {
+		return err
+	}
+	select {
+	case k.newCal <- c:
+	default:
+		<-k.newCal
+		k.newCal <- c
+	}
+	return nil
 }
