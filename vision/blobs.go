@@ -34,16 +34,15 @@ func newBlobFinder(g canonGeom) *blobFinder {
 }
 
 // find returns, per point, the relative darkness of the blob assigned to it (or +Inf), given the
-// canonical pixels, the per-point features (for the board background) and a darkness threshold.
-func (b *blobFinder) find(pix []byte, f []pointFeatures, thresh float64, out []float64) {
+// canonical luminance plane, the per-point features (for the board background) and a darkness threshold.
+func (b *blobFinder) find(lum []uint8, f []pointFeatures, thresh float64, out []float64) {
 	g := b.geom
 	side := g.Side()
 	w := side + 1
 	for y := 0; y < side; y++ {
 		var row int32
 		for x := 0; x < side; x++ {
-			i := (y*side + x) * 3
-			row += int32(lum(pix[i], pix[i+1], pix[i+2]))
+			row += int32(lum[y*side+x])
 			b.integ[(y+1)*w+x+1] = b.integ[y*w+x+1] + row
 		}
 	}

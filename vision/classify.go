@@ -213,3 +213,11 @@ func markObscured(f []pointFeatures, size int, lv levels, p Params, stones []obs
 		}
 	}
 }
+
+// percentile returns the p-quantile (0..1) of sorted values.
+func percentile(sorted []float64, p float64) float64 {
+	if len(sorted) == 0 {
+		return 0
+	}
+	return sorted[int(p*float64(len(sorted)-1))]
+}

@@ -107,7 +107,9 @@ func CheckGrid(img gocv.Mat, cal calib.Calibration, p Params) calib.Calibration 
 }
 
 // gridScore counts the empty points whose grid-line cross is clearly visible (-1 if unreadable).
+// It looks at a finer canonical image than live reading, where thin lines stay sharp.
 func gridScore(img gocv.Mat, cal calib.Calibration, p Params) int {
+	p.Spacing = max(p.Spacing, 360/(cal.Size-1))
 	r, err := NewReader(cal, p)
 	if err != nil {
 		return -1

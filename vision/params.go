@@ -14,6 +14,9 @@ type Params struct {
 	// ShadowLine: a darkish point that still shows the grid lines this clearly (relative to its own
 	// brightness) is a shadow on the board, not a stone.
 	ShadowLine float64
+	// Spacing is the canonical image's pixels between lines (0: about 360 px across the grid, 20
+	// for 19x19). More costs time; fewer blurs the grid lines the classifier looks for.
+	Spacing int
 	// ObscuredMinPoints is the smallest group of adjacent unexplained points reported as Obscured.
 	ObscuredMinPoints int
 }

@@ -41,6 +41,9 @@ func NewReader(cal calib.Calibration, p Params) (*Reader, error) {
 		return nil, fmt.Errorf("vision: %w", err)
 	}
 	g := canonFor(cal.Size)
+	if p.Spacing > 0 {
+		g.Spacing = min(max(p.Spacing, 8), 64)
+	}
 	h := cal.GridToImage() // grid (col,row) -> image
 	s := float64(g.Spacing)
 	// canonical (u,v) -> grid ((u-s)/s, (v-s)/s) -> image
@@ -144,7 +147,7 @@ func (r *Reader) Read(frame gocv.Mat) (Reading, error) {
 		r.blobRel = make([]float64, n*n)
 	}
 	classify(r.feats, n, r.params, r.stones, r.conf, r.tmp[:0], r.blobs, func(th float64) []float64 {
-		r.blobs.find(pix, r.feats, th, r.blobRel)
+		r.blobs.find(r.samp.lum, r.feats, th, r.blobRel)
 		return r.blobRel
 	})
 	rd := Reading{Size: n, Stones: r.stones, Confidence: r.conf, Overall: 1}
