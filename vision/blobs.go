@@ -9,10 +9,12 @@ import (
 // free intersection. It rescues black stones placed well off their intersection (or seen from a
 // low angle, where a stone's top stands off its point), which a disc centred on the point misses.
 type blobFinder struct {
-	geom  canonGeom
-	integ []int32 // integral image of luminance, (side+1)^2
-	cands []blob
-	owner []int // per point: index into accepted blobs, or -1
+	geom     canonGeom
+	integ    []int32 // integral image of luminance, (side+1)^2
+	cands    []blob
+	owner    []int     // per point: index into accepted blobs, or -1
+	vals     []float64 // darkness on the search lattice (reused)
+	dxs, dys []float64 // blob offsets (reused)
 	// at holds, per point, the grid position (col, row) of the blob assigned to it.
 	at [][2]float64
 	// parallax is the last frame's median stone offset from its point, in spacings (x, y).
@@ -52,7 +54,10 @@ func (b *blobFinder) find(lum []uint8, f []pointFeatures, thresh float64, out []
 	n := g.Size
 	lo, hi := sp-sp/2, sp*n+sp/2 // search the board plus half a spacing around it
 	cols := (hi-lo)/step + 1
-	vals := make([]float64, cols*cols)
+	if cap(b.vals) < cols*cols {
+		b.vals = make([]float64, cols*cols)
+	}
+	vals := b.vals[:cols*cols]
 	boxArea := float64((2*half + 1) * (2*half + 1))
 	for j := 0; j < cols; j++ {
 		for i := 0; i < cols; i++ {
@@ -115,7 +120,7 @@ func (b *blobFinder) find(lum []uint8, f []pointFeatures, thresh float64, out []
 	// Stones seen from an angle stand off their points by a similar amount across the board (their
 	// tops are above the board plane): estimate that parallax as the median offset of the blobs
 	// near a point, then assign relative to the displaced points.
-	var dxs, dys []float64
+	dxs, dys := b.dxs[:0], b.dys[:0]
 	for _, c := range kept {
 		fc, fr := float64(c.x)/float64(sp)-1, float64(c.y)/float64(sp)-1
 		if c.dist <= 0.45 {
@@ -160,6 +165,7 @@ func (b *blobFinder) find(lum []uint8, f []pointFeatures, thresh float64, out []
 		}
 	}
 	b.parallax = [2]float64{pdx, pdy}
+	b.dxs, b.dys = dxs, dys
 	b.cands = kept[:0]
 }
 

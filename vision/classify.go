@@ -7,6 +7,23 @@ import (
 	"tengen/vision/observe"
 )
 
+// scratch holds the classifier's buffers between frames, so steady-state reading does not allocate.
+type scratch struct {
+	tmp, lines  []float64
+	odd, seen   []bool
+	stack, comp []int
+}
+
+// bools returns *b resized to n and cleared.
+func (sc *scratch) bools(b *[]bool, n int) []bool {
+	if cap(*b) < n {
+		*b = make([]bool, n)
+	}
+	v := (*b)[:n]
+	clear(v)
+	return v
+}
+
 // levels are a frame's own reference values, measured from its points.
 type levels struct {
 	black   float64 // typical Rel of a clean black stone
@@ -18,9 +35,10 @@ type levels struct {
 }
 
 // measureLevels calibrates the frame: black and empty levels and the black threshold.
-func measureLevels(f []pointFeatures, p Params, tmp []float64) levels {
+func measureLevels(f []pointFeatures, p Params, sc *scratch) levels {
 	var lv levels
-	tmp = tmp[:0]
+	tmp := sc.tmp[:0]
+	defer func() { sc.tmp = tmp[:0] }()
 	for _, x := range f {
 		if x.Rel < 0.55 && x.InLine < 0.12 {
 			tmp = append(tmp, x.Rel)
@@ -32,7 +50,8 @@ func measureLevels(f []pointFeatures, p Params, tmp []float64) levels {
 		lv.black = percentile(tmp, 0.5)
 	}
 	tmp = tmp[:0]
-	lines := make([]float64, 0, len(f))
+	lines := sc.lines[:0]
+	defer func() { sc.lines = lines[:0] }()
 	for _, x := range f {
 		if x.Rel >= 0.6 && x.Rel <= 1.15 {
 			tmp = append(tmp, x.Rel)
@@ -76,8 +95,8 @@ func measureLevels(f []pointFeatures, p Params, tmp []float64) levels {
 
 // classify turns the features of every point into stones with confidences (as seen in the image).
 // blobs, when not nil, finds dark blobs to rescue black stones placed off their points.
-func classify(f []pointFeatures, size int, p Params, stones []observe.Stone, conf []float32, tmp []float64, blobs *blobFinder, find func(thresh float64) []float64) {
-	lv := measureLevels(f, p, tmp)
+func classify(f []pointFeatures, size int, p Params, stones []observe.Stone, conf []float32, sc *scratch, blobs *blobFinder, find func(thresh float64) []float64) {
+	lv := measureLevels(f, p, sc)
 	for i, x := range f {
 		s, c := classifyPoint(x, lv, p)
 		stones[i], conf[i] = s, c
@@ -85,7 +104,7 @@ func classify(f []pointFeatures, size int, p Params, stones []observe.Stone, con
 	if find != nil {
 		rescueBlobs(f, size, p, lv, stones, conf, blobs, find)
 	}
-	markObscured(f, size, lv, p, stones, conf)
+	markObscured(f, size, lv, p, stones, conf, sc)
 }
 
 // rescueBlobs turns into black the empty-looking points that own a dark stone-sized blob: stones
@@ -162,8 +181,8 @@ func margin(d, max float64) float32 {
 
 // markObscured marks groups of points that look like none of board, black or white: no grid lines
 // visible, neither dark nor bright like a stone, and of a colour unlike the board (a hand, a sleeve).
-func markObscured(f []pointFeatures, size int, lv levels, p Params, stones []observe.Stone, conf []float32) {
-	odd := make([]bool, len(f))
+func markObscured(f []pointFeatures, size int, lv levels, p Params, stones []observe.Stone, conf []float32, sc *scratch) {
+	odd := sc.bools(&sc.odd, len(f))
 	any := false
 	for i, x := range f {
 		// Bright and not board-coloured all around the point, where a stone would leave the board
@@ -179,8 +198,9 @@ func markObscured(f []pointFeatures, size int, lv levels, p Params, stones []obs
 	if !any {
 		return
 	}
-	seen := make([]bool, len(f))
-	var stack, comp []int
+	seen := sc.bools(&sc.seen, len(f))
+	stack, comp := sc.stack[:0], sc.comp[:0]
+	defer func() { sc.stack, sc.comp = stack[:0], comp[:0] }()
 	for i := range f {
 		if !odd[i] || seen[i] {
 			continue

@@ -119,7 +119,7 @@ func gridScore(img gocv.Mat, cal calib.Calibration, p Params) int {
 	if err != nil {
 		return -1
 	}
-	lv := measureLevels(r.feats, r.params, nil)
+	lv := measureLevels(r.feats, r.params, &r.scratch)
 	n := 0
 	for i, f := range r.feats {
 		if rd.Stones[i] == 0 && f.InLine > 0.5*lv.line && f.InLine > 0.05 {

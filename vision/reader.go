@@ -30,7 +30,7 @@ type Reader struct {
 	params  Params
 	stones  []observe.Stone
 	conf    []float32
-	tmp     []float64
+	scratch scratch
 	blobs   *blobFinder
 	blobRel []float64
 }
@@ -63,7 +63,6 @@ func NewReader(cal calib.Calibration, p Params) (*Reader, error) {
 		blobs:  newBlobFinder(g),
 		feats:  make([]pointFeatures, cal.Size*cal.Size),
 		params: p.withDefaults(),
-		tmp:    make([]float64, 0, cal.Size*cal.Size),
 	}, nil
 }
 
@@ -146,7 +145,7 @@ func (r *Reader) Read(frame gocv.Mat) (Reading, error) {
 	if len(r.blobRel) != n*n {
 		r.blobRel = make([]float64, n*n)
 	}
-	classify(r.feats, n, r.params, r.stones, r.conf, r.tmp[:0], r.blobs, func(th float64) []float64 {
+	classify(r.feats, n, r.params, r.stones, r.conf, &r.scratch, r.blobs, func(th float64) []float64 {
 		r.blobs.find(r.samp.lum, r.feats, th, r.blobRel)
 		return r.blobRel
 	})
