@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"os"
@@ -10,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"tengen/calib"
 	"tengen/internal/shareddata"
 )
 
@@ -63,5 +65,62 @@ func TestReplayLabels(t *testing.T) {
 	again, _ := os.ReadFile(sgfPath)
 	if !bytes.Equal(first, again) || !strings.Contains(out.String(), "resumed") {
 		t.Errorf("resuming a finished session changed the record or did not say so:\n%s", out.String())
+	}
+}
+
+// TestReplayVisionGomrade runs the whole pipeline on real webcam photos: the gomrade-sample
+// sequence read by the vision package (calibrated from the set's verified corners), refereed and
+// recorded. The moves must be those of the labels: nine moves with White's capture on Q16, then
+// frame 10's three stones at once refused as "board differs".
+func TestReplayVisionGomrade(t *testing.T) {
+	dir := shareddata.Path(t, "vision-eval", "gomrade-sample", "testing_sequence")
+	raw, err := os.ReadFile(filepath.Join(dir, "..", "corners_verified.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var corners map[string][4][2]float64
+	if err := json.Unmarshal(raw, &corners); err != nil {
+		t.Fatal(err)
+	}
+	c, ok := corners["testing_sequence/0.jpg"]
+	if !ok {
+		t.Fatal("no corners for testing_sequence/0.jpg")
+	}
+	var q [4]calib.Point2
+	for i := range c {
+		q[i] = calib.Point2{X: c[i][0], Y: c[i][1]}
+	}
+	cal, err := calib.FromCorners(1280, 720, 19, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	calPath := filepath.Join(t.TempDir(), "cal.json")
+	if err := calib.Save(calPath, cal); err != nil {
+		t.Fatal(err)
+	}
+	script, _ := filepath.Abs(filepath.Join("..", "..", "referee", "replay", "testdata", "gomrade.presses"))
+	runWith := func(extra ...string) (string, []byte) {
+		sgfPath := filepath.Join(t.TempDir(), "g.sgf")
+		var out, errb bytes.Buffer
+		args := append([]string{dir, "--script", script, "--out", sgfPath}, extra...)
+		if err := runReplay(context.Background(), args, &out, &errb); err != nil {
+			t.Fatalf("%v: %v\n%s", extra, err, errb.String())
+		}
+		b, err := os.ReadFile(sgfPath)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out.String(), b
+	}
+	visionOut, visionSGF := runWith("--calibration", calPath)
+	_, labelSGF := runWith("--labels")
+	for _, want := range []string{"8: White Q17, capturing 1 (Q16).", "9: Black F17.",
+		"Board differs from the game at E15, E5, P5: 3 new stones at once", "phase playing, 9 moves"} {
+		if !strings.Contains(visionOut, want) {
+			t.Errorf("vision replay output lacks %q:\n%s", want, visionOut)
+		}
+	}
+	if !bytes.Equal(visionSGF, labelSGF) {
+		t.Errorf("vision and ground truth give different records:\n%s\n%s", visionSGF, labelSGF)
 	}
 }
