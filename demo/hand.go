@@ -8,6 +8,13 @@ type capsule struct {
 	skin              bool // skin, or sleeve
 }
 
+// near reports whether (x,y) lies within margin of the capsule's bounding box (a cheap test before
+// the distance).
+func (c capsule) near(x, y, margin float64) bool {
+	m := c.r + margin
+	return x >= min(c.ax, c.bx)-m && x <= max(c.ax, c.bx)+m && y >= min(c.ay, c.by)-m && y <= max(c.ay, c.by)+m
+}
+
 // dist returns the signed distance from (x,y) to the capsule's surface (negative inside).
 func (c capsule) dist(x, y float64) float64 {
 	dx, dy := c.bx-c.ax, c.by-c.ay
@@ -86,7 +93,9 @@ func (r *Renderer) drawHand(l *layer, buf []float32, hd Hand) {
 			// Shadow.
 			sd := math.Inf(1)
 			for _, c := range parts {
-				sd = math.Min(sd, c.dist(fx-offX, fy-offY))
+				if c.near(fx-offX, fy-offY, 0.6*sp) {
+					sd = math.Min(sd, c.dist(fx-offX, fy-offY))
+				}
 			}
 			if k := 1 - 0.3*smoothstep(0.6*sp, -0.6*sp, sd); k < 1 {
 				buf[i] *= float32(k)
@@ -97,6 +106,9 @@ func (r *Renderer) drawHand(l *layer, buf []float32, hd Hand) {
 			best, bestR := math.Inf(1), 1.0
 			skin := false
 			for _, c := range parts {
+				if !c.near(fx, fy, 1) {
+					continue
+				}
 				if d := c.dist(fx, fy); d < best {
 					best, bestR, skin = d, c.r, c.skin
 				}

@@ -170,10 +170,27 @@ func TestCornersMatchIntersections(t *testing.T) {
 	}
 }
 
+// BenchmarkRender640x480 is a camera frame of a moving hand: the board is drawn again every frame.
 func BenchmarkRender640x480(b *testing.B) {
 	r := NewRenderer(1)
 	img := image.NewRGBA(image.Rect(0, 0, 640, 480))
 	sc := Scene{Size: 9, Stones: testStones(9), Hand: &Hand{Player: Black, Col: 4, Row: 4, Reach: 1, Holding: true}}
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		sc.Frame = uint64(i)
+		sc.Hand.Reach = 0.5 + float64(i%10)/20
+		if err := r.RenderInto(img, sc); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkRenderStill is a camera frame of an unchanged board (only the sensor noise is new): the
+// kiosk's cost per frame while nobody moves.
+func BenchmarkRenderStill640x480(b *testing.B) {
+	r := NewRenderer(1)
+	img := image.NewRGBA(image.Rect(0, 0, 640, 480))
+	sc := Scene{Size: 9, Stones: testStones(9)}
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
 		sc.Frame = uint64(i)

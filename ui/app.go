@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"image"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -55,7 +56,11 @@ type App struct {
 	camera   *CameraScreen
 	director *DirectorScreen
 	shown    fyne.CanvasObject
+	live     chan struct{} // closed to stop the camera screen's live picture
 }
+
+// livePeriod is how often the camera screen's picture is renewed.
+const livePeriod = time.Second
 
 // NewApp builds the screens in win and installs the keyboard fallback for the buttons.
 func NewApp(win fyne.Window, h Handlers) *App {
@@ -136,11 +141,43 @@ func (a *App) Count() *CountScreen { return a.count }
 
 // Show switches to s.
 func (a *App) Show(s Screen) {
+	if a.live != nil {
+		close(a.live)
+		a.live = nil
+	}
 	a.screen = s
 	if s == ScreenCamera {
 		a.camera.Grab()
+		if a.h.Camera.Frame != nil {
+			a.live = make(chan struct{})
+			go a.livePicture(a.live, a.h.Camera.Frame)
+		}
 	}
 	a.show()
+}
+
+// livePicture renews the camera screen's picture until stop is closed.
+func (a *App) livePicture(stop <-chan struct{}, frame func() (image.Image, error)) {
+	t := time.NewTicker(livePeriod)
+	defer t.Stop()
+	for {
+		select {
+		case <-stop:
+			return
+		case <-t.C:
+		}
+		img, err := frame()
+		if err != nil {
+			continue
+		}
+		fyne.Do(func() {
+			select {
+			case <-stop:
+			default:
+				a.camera.SetFrame(img)
+			}
+		})
+	}
 }
 
 // Update shows a new referee state.

@@ -25,9 +25,10 @@ type CameraView struct {
 
 // CameraHandlers are what the camera screen asks for.
 type CameraHandlers struct {
-	Grab func() (CameraView, error)                                    // a fresh frame with the automatic detection
-	Save func(corners [4][2]float64, size int, blackSide string) error // store the calibration
-	Back func()
+	Grab  func() (CameraView, error)                                    // a fresh frame with the automatic detection
+	Frame func() (image.Image, error)                                   // just a fresh frame, for the live picture
+	Save  func(corners [4][2]float64, size int, blackSide string) error // store the calibration
+	Back  func()
 }
 
 // Preview shows a camera frame with the detected grid over it and four corner handles that can be
@@ -330,6 +331,16 @@ func (c *CameraScreen) applySize() {
 		v.HasGrid = true
 	}
 	c.edited = true
+	c.Preview.SetView(v)
+}
+
+// SetFrame shows a new live picture under the grid as it stands.
+func (c *CameraScreen) SetFrame(img image.Image) {
+	if img == nil {
+		return
+	}
+	v := c.Preview.View()
+	v.Frame = img
 	c.Preview.SetView(v)
 }
 

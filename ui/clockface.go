@@ -2,6 +2,7 @@ package ui
 
 import (
 	"image/color"
+	"strconv"
 	"strings"
 
 	"fyne.io/fyne/v2"
@@ -81,10 +82,12 @@ func detailText(v SideView) string {
 	case v.Clock.Paused:
 		parts = append(parts, tr("Paused"))
 	}
-	if v.Clock.InOvertime && v.Clock.Periods > 0 {
+	// Overtime periods and stones are part of the clock text ("0:25 (3)", "4:10 / 7"); they are
+	// spelled out only when the text does not carry them.
+	if v.Clock.InOvertime && v.Clock.Periods > 0 && !strings.Contains(v.Clock.Text, strconv.Itoa(v.Clock.Periods)) {
 		parts = append(parts, tr("Periods left: {{.N}}", "N", v.Clock.Periods))
 	}
-	if v.Clock.InOvertime && v.Clock.Stones > 0 {
+	if v.Clock.InOvertime && v.Clock.Stones > 0 && !strings.Contains(v.Clock.Text, strconv.Itoa(v.Clock.Stones)) {
 		parts = append(parts, tr("Stones to play: {{.N}}", "N", v.Clock.Stones))
 	}
 	parts = append(parts, tr("Prisoners: {{.N}}", "N", v.Prisoners))

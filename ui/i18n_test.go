@@ -10,6 +10,9 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2/test"
+
+	"tengen/engine"
+	"tengen/referee"
 )
 
 // sourceKeys returns every string the screens pass to tr, and the breakdown's row labels.
@@ -120,6 +123,13 @@ func TestLanguageSwitchAtRuntime(t *testing.T) {
 		}
 		if a.Current() != a.Table().Content() {
 			t.Errorf("%s: the table is not showing after the switch", code)
+		}
+		st := playingState(t)
+		st.Banner = referee.Verdict{Kind: referee.VerdictRemoveCaptures, Points: []engine.Point{{X: 5, Y: 4}}}
+		a.Update(st, Conditions{})
+		capture(t, "table-"+code+"-800x480", a.Table().Content(), displays[0])
+		if got := a.Table().Banner.View().Title; code != "en" && got == "Remove the captured stones" {
+			t.Errorf("%s: banner title left in English", code)
 		}
 	}
 	if err := a.SetLanguage("xx"); err == nil {

@@ -330,3 +330,42 @@ func TestKeyboardFallback(t *testing.T) {
 		t.Errorf("presses %v, want %v", got, want)
 	}
 }
+
+func TestCameraLivePicture(t *testing.T) {
+	newTestApp(t)
+	w := test.NewWindow(nil)
+	defer w.Close()
+	first := image.NewRGBA(image.Rect(0, 0, 64, 48))
+	frames := make(chan image.Image, 8)
+	a := NewApp(w, Handlers{Camera: CameraHandlers{
+		Grab: func() (CameraView, error) { return CameraView{Frame: first, Size: 9, BlackSide: "bottom"}, nil },
+		Frame: func() (image.Image, error) {
+			img := image.NewRGBA(image.Rect(0, 0, 64, 48))
+			frames <- img
+			return img, nil
+		},
+	}})
+	a.Update(playingState(t), Conditions{})
+	a.Show(ScreenCamera)
+	var last image.Image
+	select {
+	case last = <-frames:
+	case <-time.After(5 * time.Second):
+		t.Fatal("no live frame asked for")
+	}
+	deadline := time.Now().Add(3 * time.Second)
+	for a.camera.Preview.View().Frame != last && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if a.camera.Preview.View().Frame != last {
+		t.Error("the live frame is not shown")
+	}
+	a.Show(ScreenGame)
+	for len(frames) > 0 {
+		<-frames
+	}
+	time.Sleep(2 * livePeriod)
+	if n := len(frames); n > 1 {
+		t.Errorf("%d frames asked for after leaving the camera screen", n)
+	}
+}

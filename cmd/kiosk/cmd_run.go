@@ -102,7 +102,7 @@ type kiosk struct {
 	calPath string
 
 	lastFrame atomic.Int64 // unix nanos of the last camera frame
-	grabs     chan chan grabbed
+	grabs     chan grabRequest
 	newCal    chan calib.Calibration
 }
 
@@ -112,8 +112,14 @@ type grabbed struct {
 	cal *calib.Calibration
 }
 
+// grabRequest asks the camera loop for its next frame, and the board found in it when find is set.
+type grabRequest struct {
+	find  bool
+	reply chan grabbed
+}
+
 func newKiosk(o runOptions, log *slog.Logger) (*kiosk, error) {
-	k := &kiosk{opts: o, log: log, grabs: make(chan chan grabbed), newCal: make(chan calib.Calibration, 1)}
+	k := &kiosk{opts: o, log: log, grabs: make(chan grabRequest), newCal: make(chan calib.Calibration, 1)}
 	path, explicit := o.configPath, o.configPath != ""
 	if !explicit {
 		path = config.Locate(os.Getenv)
@@ -351,6 +357,10 @@ func (k *kiosk) handlers() ui.Handlers {
 		ExportSGF: k.exportSGF,
 		Camera: ui.CameraHandlers{
 			Grab: k.grabView,
+			Frame: func() (image.Image, error) {
+				g, err := k.grab(false)
+				return g.img, err
+			},
 			Save: k.saveCalibration,
 		},
 		Language: func(code string) { k.log.Info("language", "code", code) },
@@ -576,37 +586,51 @@ func (k *kiosk) sight(ctx context.Context, start time.Time) error {
 			}
 		}
 		select {
-		case reply := <-k.grabs:
+		case req := <-k.grabs:
 			g := grabbed{}
 			if img, err := m.ToImage(); err == nil {
 				g.img = img
 			}
-			if c, err := calib.Find(m, calib.FindOptions{Context: ctx}); err == nil {
-				g.cal = &c
-			} else if reader != nil {
-				c := cal
-				g.cal = &c
+			if req.find {
+				if c, err := calib.Find(m, calib.FindOptions{Context: ctx}); err == nil {
+					g.cal = &c
+				} else if reader != nil {
+					c := cal
+					g.cal = &c
+				}
 			}
-			reply <- g
+			req.reply <- g
 		default:
 		}
 		m.Close()
 	}
 }
 
+// grab asks the camera loop for its next frame (and the board in it, with find).
+func (k *kiosk) grab(find bool) (grabbed, error) {
+	req := grabRequest{find: find, reply: make(chan grabbed, 1)}
+	noPicture := errors.New("no picture from the camera")
+	select {
+	case k.grabs <- req:
+	case <-time.After(3 * time.Second):
+		return grabbed{}, noPicture
+	}
+	select {
+	case g := <-req.reply:
+		if g.img == nil {
+			return g, noPicture
+		}
+		return g, nil
+	case <-time.After(10 * time.Second):
+		return grabbed{}, noPicture
+	}
+}
+
 // grabView asks the camera loop for a frame and the board found in it.
 func (k *kiosk) grabView() (ui.CameraView, error) {
-	reply := make(chan grabbed, 1)
-	select {
-	case k.grabs <- reply:
-	case <-time.After(3 * time.Second):
-		return ui.CameraView{}, errors.New("no picture from the camera")
-	}
-	var g grabbed
-	select {
-	case g = <-reply:
-	case <-time.After(10 * time.Second):
-		return ui.CameraView{}, errors.New("no picture from the camera")
+	g, err := k.grab(true)
+	if err != nil {
+		return ui.CameraView{}, err
 	}
 	v := ui.CameraView{Frame: g.img, Size: 19, BlackSide: "bottom"}
 	if g.cal != nil {
@@ -621,14 +645,11 @@ func (k *kiosk) grabView() (ui.CameraView, error) {
 
 // saveCalibration stores corners placed on the camera screen and switches the camera loop to them.
 func (k *kiosk) saveCalibration(corners [4][2]float64, size int, blackSide string) error {
-	v, err := k.grabView()
+	g, err := k.grab(false)
 	if err != nil {
 		return err
 	}
-	if v.Frame == nil {
-		return errors.New("no picture from the camera")
-	}
-	b := v.Frame.Bounds()
+	b := g.img.Bounds()
 	var cs [4]calib.Point2
 	for i, c := range corners {
 		cs[i] = calib.Point2{X: c[0], Y: c[1]}
