@@ -346,6 +346,11 @@ func (t *Table) applyPress(p clock.Press, at time.Time) error {
 		if t.pending != nil {
 			return nil // already checking
 		}
+		if t.capture != nil && c == t.capture.Move.Color {
+			// The mover presses again: look at the board afresh (the captured stones may be off,
+			// or something else may have changed).
+			t.capture = nil
+		}
 		if t.capture != nil {
 			t.setBanner(Verdict{Kind: VerdictRemoveCaptures, Color: t.capture.Move.Color, At: at,
 				Points: t.capture.Captured, Message: fmt.Sprintf("First remove the captured stones at %s.",

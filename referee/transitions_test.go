@@ -179,6 +179,26 @@ func TestTransitions(t *testing.T) {
 					t.Errorf("black prisoners %d", s.Black.Prisoners)
 				}
 			}},
+		{name: "playing/capture: the mover presses again after removing the stone", size: 9, steps: func(h *harness) {
+			start(h, nil)
+			for _, m := range []struct {
+				c engine.Color
+				v string
+			}{{engine.Black, "D5"}, {engine.White, "E5"}, {engine.Black, "F5"}, {engine.White, "A1"}, {engine.Black, "E6"}, {engine.White, "A2"}, {engine.Black, "E4"}} {
+				h.move(m.c, m.v)
+			}
+			h.press(clock.WhiteClock)
+			h.wantBanner(VerdictRemoveCaptures, "First remove the captured stones at E5")
+			h.put('.', "E5")
+			h.put('X', "J9") // and a stray stone
+			h.look()
+			h.press(clock.BlackClock)
+			h.wantBanner(VerdictBoardDiffers, "J9")
+			h.put('.', "J9")
+			h.look()
+			h.press(clock.BlackClock)
+		}, phase: PhasePlaying, banner: VerdictMove, contains: []string{"Black E4", "capturing 1 (E5)"},
+			moves: "B D5 W E5 B F5 W A1 B E6 W A2 B E4"},
 		{name: "playing/capture taken back", size: 9, steps: func(h *harness) {
 			start(h, nil)
 			h.move(engine.Black, "D5")
