@@ -48,3 +48,17 @@ func TestCheckPINMalformedHash(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkCheckPIN measures one director PIN check (one PBKDF2 derivation at PINIterations).
+func BenchmarkCheckPIN(b *testing.B) {
+	h, err := HashPIN("2468")
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if !CheckPIN(h, "2468") {
+			b.Fatal("no match")
+		}
+	}
+}
