@@ -383,7 +383,9 @@ func (t *Table) applyPress(p clock.Press, at time.Time) error {
 func (t *Table) resolve(o observe.Observation) {
 	p := t.pending
 	t.pending = nil
-	at := later(p.At, o.Time)
+	// The press ends the move: the clock switches at the press, however long the board took to
+	// settle (the player is not charged for the camera's stability wait).
+	at := p.At
 	if p.Start {
 		t.startGame(o, at)
 		return
