@@ -666,3 +666,28 @@ func TestIntentsOutOfPhase(t *testing.T) {
 		}
 	}
 }
+
+// TestMoveTimedAtPress: when the board settles only after the press, the mover's clock stops at
+// the press, not when the camera saw the board still.
+func TestMoveTimedAtPress(t *testing.T) {
+	h := newHarness(t, 9, nil)
+	start(h, nil)
+	started := h.now().Add(-100 * time.Millisecond) // start() pressed, then advanced 100ms
+	h.advance(10 * time.Second)
+	h.put('X', "E5")
+	h.tab.Observe(h.observation(h.board)) // the stone is seen, not yet stable
+	pressed := h.now()
+	if err := h.tab.Press(clock.Press{Button: clock.BlackClock, At: pressed}); err != nil {
+		t.Fatal(err)
+	}
+	h.advance(2 * time.Second)
+	h.tab.Observe(h.observation(h.board))
+	s := h.state()
+	if s.Banner.Kind != VerdictMove {
+		t.Fatalf("banner %v %q", s.Banner.Kind, s.Banner.Message)
+	}
+	st := h.tab.clk.State()
+	if used := 10*time.Minute - st.Black.Main; used != pressed.Sub(started) {
+		t.Fatalf("Black was charged %v, want %v (up to the press)", used, pressed.Sub(started))
+	}
+}
