@@ -162,7 +162,9 @@ func classifyPoint(x pointFeatures, lv levels, p Params) (observe.Stone, float32
 	// Its colour moves away from the board's toward neutral: a stone is never redder than wood
 	// (a hand or a reddish reflection is).
 	neutral := x.DR < 0
-	if hidesLines && (x.Rel > lv.whiteTh && x.Chroma > lv.chroma && neutral || x.Rel > 1.3 && x.Chroma > 0.015 && x.InLine < 0.03 && neutral || x.Rel > 1.6) {
+	// Strong colour evidence makes up for weak brightness evidence (white stones on a light board).
+	strongColour := x.Rel > 0.97*lv.empty && x.Chroma > 4*lv.chroma
+	if hidesLines && ((x.Rel > lv.whiteTh && x.Chroma > lv.chroma || strongColour) && neutral || x.Rel > 1.3 && x.Chroma > 0.015 && x.InLine < 0.03 && neutral || x.Rel > 1.6) {
 		m := math.Max((x.Rel-lv.whiteTh)/0.1, (x.Chroma-lv.chroma)/0.02)
 		return observe.White, margin(m, 1)
 	}

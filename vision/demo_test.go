@@ -1,0 +1,77 @@
+package vision
+
+import (
+	"context"
+	"fmt"
+	"image"
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	"gocv.io/x/gocv"
+
+	"tengen/calib"
+	"tengen/demo"
+	"tengen/vision/observe"
+)
+
+// TestReadsRenderedBoardsOfEverySize renders random positions on 9x9, 13x13 and 19x19 boards with
+// the demo renderer (perspective, wood grain, uneven light, shaded stones with shadows, sensor
+// noise, stones jittered off their points) and reads them back through a FuncSource, on the
+// renderer's true corners: every point must come back as it lies.
+func TestReadsRenderedBoardsOfEverySize(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 11))
+	for _, size := range []int{9, 13, 19} {
+		for _, density := range []float64{0, 0.3, 0.6} {
+			t.Run(fmt.Sprintf("%dx%d/%.0f%%", size, size, 100*density), func(t *testing.T) {
+				const w, h = 960, 720
+				r := demo.NewRenderer(uint64(size))
+				stones := make([]demo.Stone, size*size)
+				for i := range stones {
+					if rng.Float64() < density {
+						stones[i] = demo.Stone(1 + rng.IntN(2))
+					}
+				}
+				img, err := r.Render(w, h, demo.Scene{Size: size, Stones: stones, Frame: 3})
+				if err != nil {
+					t.Fatal(err)
+				}
+				src := NewFuncSource(func(context.Context) (image.Image, time.Time, error) { return img, time.Time{}, nil })
+				defer src.Close()
+				frame := gocv.NewMat()
+				defer frame.Close()
+				if _, err := src.Next(context.Background(), &frame); err != nil {
+					t.Fatal(err)
+				}
+				c := r.Corners(w, h)
+				var q [4]calib.Point2
+				for i := range c {
+					q[i] = calib.Point2{X: c[i][0], Y: c[i][1]}
+				}
+				cal, err := calib.FromCorners(w, h, size, q)
+				if err != nil {
+					t.Fatal(err)
+				}
+				rd, err := NewReader(cal, Params{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer rd.Close()
+				got, err := rd.Read(frame)
+				if err != nil {
+					t.Fatal(err)
+				}
+				o := got.Observation(cal, time.Time{}, 0) // Black at the bottom: board = image
+				bad := 0
+				for i, s := range stones {
+					if o.Stones[i] != observe.Stone(s) {
+						bad++
+						if bad <= 5 {
+							t.Errorf("point x=%d y=%d is %v, read %v", i%size, i/size, observe.Stone(s), o.Stones[i])
+						}
+					}
+				}
+			})
+		}
+	}
+}
