@@ -22,8 +22,7 @@ func TestDebugOverlay(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	debugFind = func(format string, a ...any) { t.Logf(format, a...) }
-	defer func() { debugFind = nil }()
+	w.trace = t.Logf
 	fit, err := findGrid(nil, w, defaultSizes[:])
 	if err != nil {
 		t.Fatal(err)

@@ -67,7 +67,7 @@ func TestCheckAndRefind(t *testing.T) {
 	}
 	sp := cal.Spacing()
 	tests := []struct {
-		name       string
+		name        string
 		deg, dx, dy float64
 	}{
 		{"shift right 1/2 spacing", 0, sp / 2, 0},

@@ -22,14 +22,15 @@ type FindOptions struct {
 }
 
 // DefaultMinConfidence is the least confidence Find accepts by default.
-const DefaultMinConfidence = 0.25
+const DefaultMinConfidence = 0.5
 
-// debugFind, when set by a test, receives trace lines from the finder.
-var debugFind func(format string, a ...any)
+// tracer receives the finder's intermediate results when a developer asks for them
+// (tests set workImage.trace); nil prints nothing.
+type tracer func(format string, a ...any)
 
-func trace(format string, a ...any) {
-	if debugFind != nil {
-		debugFind(format, a...)
+func (t tracer) printf(format string, a ...any) {
+	if t != nil {
+		t(format, a...)
 	}
 }
 
@@ -63,10 +64,14 @@ func Find(img gocv.Mat, opts FindOptions) (Calibration, error) {
 	if minConf == 0 {
 		minConf = DefaultMinConfidence
 	}
-	if conf := fit.contrast(); conf < minConf {
-		return Calibration{}, fmt.Errorf("%w: best grid %dx%d has confidence %.2f (< %.2f)", ErrNoBoard, fit.cols, fit.rows, conf, minConf)
+	c, err := w.calibration(img.Cols(), img.Rows(), fit)
+	if err != nil {
+		return Calibration{}, err
 	}
-	return w.calibration(img.Cols(), img.Rows(), fit)
+	if c.Confidence < minConf {
+		return Calibration{}, fmt.Errorf("%w: best grid %dx%d has confidence %.2f (< %.2f)", ErrNoBoard, fit.cols, fit.rows, c.Confidence, minConf)
+	}
+	return c, nil
 }
 
 // calibration converts a fit in work pixels into a Calibration for the original frame.
@@ -78,7 +83,7 @@ func (w *workImage) calibration(iw, ih int, fit gridFit) (Calibration, error) {
 	cs = orderCorners(cs)
 	c := Calibration{
 		Version: FormatVersion, ImageWidth: iw, ImageHeight: ih, Size: fit.cols,
-		Corners: cs, BlackSide: Bottom, Confidence: fit.contrast(),
+		Corners: cs, BlackSide: Bottom, Confidence: fit.confidence(&w.lines, lineCap(&w.lines)),
 	}
 	if err := c.Validate(); err != nil {
 		return Calibration{}, fmt.Errorf("%w: found grid is not usable: %v", ErrNoBoard, err)
@@ -175,7 +180,7 @@ func fitPair(w *workImage, n frameNorm, va, vb vanishing, segs []normSeg, sizes 
 	var bx, by window
 	for _, s := range sizes {
 		wx, wy := bestWindow(px, s), bestWindow(py, s)
-		trace("size %d window x %+v y %+v", s, wx, wy)
+		w.trace.printf("size %d window x %+v y %+v", s, wx, wy)
 		if sc := wx.score + wy.score; sc > bestScore {
 			bestScore, bx, by = sc, wx, wy
 		}
@@ -197,17 +202,17 @@ func fitPair(w *workImage, n frameNorm, va, vb vanishing, segs []normSeg, sizes 
 		return gridFit{}, false
 	}
 	g := refineGrid(&w.lines, gridFit{cols: bx.n, rows: by.n, corners: cs, lattice: bestScore}, cap, 2, 0.5, true)
-	trace("refined %dx%d on %.2f off %.2f out %.2f", g.cols, g.rows, g.on, g.off, g.out)
-	g = growGrid(&w.lines, g, cap)
-	trace("grown %dx%d on %.2f off %.2f out %.2f %v", g.cols, g.rows, g.on, g.off, g.out, g.corners)
-	best, ok = snapToSize(&w.lines, g, sizes, cap)
-	trace("snapped %dx%d on %.2f off %.2f out %.2f ok %v %v", best.cols, best.rows, best.on, best.off, best.out, ok, best.corners)
+	w.trace.printf("refined %dx%d on %.2f off %.2f out %.2f", g.cols, g.rows, g.on, g.off, g.out)
+	g = growGrid(&w.lines, g, cap, w.trace)
+	w.trace.printf("grown %dx%d on %.2f off %.2f out %.2f %v", g.cols, g.rows, g.on, g.off, g.out, g.corners)
+	best, ok = snapToSize(&w.lines, g, sizes, cap, w.trace)
+	w.trace.printf("snapped %dx%d on %.2f off %.2f out %.2f ok %v %v", best.cols, best.rows, best.on, best.off, best.out, ok, best.corners)
 	return best, ok
 }
 
 // snapToSize turns a cols x rows lattice into a square one of an allowed size, trying every way
 // of adding or removing up to two lines per axis, and keeps the best by image evidence.
-func snapToSize(lines *plane, g gridFit, sizes []int, cap float32) (gridFit, bool) {
+func snapToSize(lines *plane, g gridFit, sizes []int, cap float32, trace tracer) (gridFit, bool) {
 	h, ok := gridH(g.cols, g.rows, g.corners)
 	if !ok {
 		return gridFit{}, false
@@ -242,8 +247,9 @@ func snapToSize(lines *plane, g gridFit, sizes []int, cap float32) (gridFit, boo
 				c := gridFit{cols: s, rows: s, lattice: g.lattice, corners: [4]Point2{
 					applyH(h, Point2{u0, v0}), applyH(h, Point2{u1, v0}), applyH(h, Point2{u1, v1}), applyH(h, Point2{u0, v1})}}
 				c = refineGrid(lines, c, cap, 1, 0.5, true)
-				sc := c.score() + 0.5*minStubs(lines, c, cap)
-				trace("snap candidate %d left %d top %d: on %.2f off %.2f out %.2f score %.2f", s, left, top, c.on, c.off, c.out, sc)
+				stubs := minStubs(lines, c, cap)
+				sc := c.score() + 0.5*stubs
+				trace.printf("snap candidate %d left %d top %d: on %.2f off %.2f out %.2f stubs %.2f score %.2f", s, left, top, c.on, c.off, c.out, stubs, sc)
 				if sc > bestScore {
 					best, bestScore = c, sc
 				}

@@ -75,6 +75,7 @@ type workImage struct {
 	lines plane   // black-hat response, lightly blurred, in work pixels
 	gray  plane   // grey levels in work pixels
 	segs  []segment
+	trace tracer // developer tracing; nil in production
 }
 
 // defaultWorkSize is the longer side, in pixels, that frames are reduced to before finding.

@@ -1,7 +1,6 @@
 package calib
 
 import (
-	"fmt"
 	"math"
 )
 
@@ -25,6 +24,33 @@ func (g gridFit) contrast() float64 {
 		return 0
 	}
 	return math.Max(0, (g.on-g.off-0.5*g.out)/(g.on+1))
+}
+
+// confidence rates a final fit in 0..1 from three independent signs of a real board: line
+// contrast (on the lattice against between and beyond it), how many of its lines are actually
+// visible (a lattice fitted to clutter or to a stone pattern misses many), and whether the lines
+// run right up to all four edge lines (a grid whose edge lies in the board's margin does not).
+func (g gridFit) confidence(lines *plane, cap float32) float64 {
+	h, ok := gridH(g.cols, g.rows, g.corners)
+	if !ok || g.on <= 0 {
+		return 0
+	}
+	r := evidenceReader{lines: lines, h: h, cap: cap, along: fineAlong}
+	seen := 0
+	for i := 0; i < g.cols; i++ {
+		if r.colLine(float64(i), g.rows) >= 0.3*g.on {
+			seen++
+		}
+	}
+	for i := 0; i < g.rows; i++ {
+		if r.rowLine(float64(i), g.cols) >= 0.3*g.on {
+			seen++
+		}
+	}
+	lineFrac := float64(seen) / float64(g.cols+g.rows)
+	st := r.gapStubs(g.cols, g.rows, -1)
+	stubs := math.Min(1, min(st[0], st[1], st[2], st[3])/(0.5*g.on))
+	return g.contrast() * lineFrac * (0.5 + 0.5*stubs)
 }
 
 // gridH is the homography from grid coordinates of g to work pixels.
@@ -60,7 +86,6 @@ func (r *evidenceReader) read(u, v float64) float64 {
 	return float64(min(r.cap, r.lines.at(x, y)))
 }
 
-
 // colLine is the mean evidence along the line u = t, between rows 0 and rows-1.
 func (r *evidenceReader) colLine(t float64, rows int) float64 {
 	s := 0.0
@@ -82,7 +107,6 @@ func (r *evidenceReader) rowLine(t float64, cols int) float64 {
 	}
 	return s / float64((cols-1)*len(r.along))
 }
-
 
 // gapStubs returns, for each side (top v<0, right u>cols-1, bottom v>rows-1, left u<0), the
 // mean evidence of the perpendicular lines crossing the gap from the edge line (index 0 or
@@ -209,7 +233,7 @@ func refineGrid(lines *plane, g gridFit, cap float32, start, stop float64, coars
 
 // growGrid adds lines on any side where the lattice plainly continues and drops edge lines
 // with no evidence, re-refining after each change, so a partial fit grows to the whole board.
-func growGrid(lines *plane, g gridFit, cap float32) gridFit {
+func growGrid(lines *plane, g gridFit, cap float32, trace tracer) gridFit {
 	dropped := [4]bool{} // a side once trimmed is not grown again (no oscillation)
 	for iter := 0; iter < 40; iter++ {
 		h, ok := gridH(g.cols, g.rows, g.corners)
@@ -231,14 +255,7 @@ func growGrid(lines *plane, g gridFit, cap float32) gridFit {
 		half = [4]float64{r.rowLine(-0.5, g.cols), r.colLine(float64(g.cols)-0.5, g.rows), r.rowLine(float64(g.rows)-0.5, g.cols), r.colLine(-0.5, g.rows)}
 		stubs := r.gapStubs(g.cols, g.rows, 1)
 		edge := [4]float64{r.rowLine(0, g.cols), r.colLine(float64(g.cols-1), g.rows), r.rowLine(float64(g.rows-1), g.cols), r.colLine(0, g.rows)}
-		trace("grow %dx%d on %.1f beyond %.1f half %.1f edge %.1f stubs %.1f", g.cols, g.rows, g.on, beyond, half, edge, stubs)
-		if debugFind != nil {
-			var prof []string
-			for t := -3.0; t <= 1; t += 0.1 {
-				prof = append(prof, fmt.Sprintf("%.0f", r.colLine(t, g.rows)))
-			}
-			trace("col profile from -3: %v", prof)
-		}
+		trace.printf("grow %dx%d on %.1f beyond %.1f half %.1f edge %.1f stubs %.1f", g.cols, g.rows, g.on, beyond, half, edge, stubs)
 		bestSide, bestRatio := -1, 0.0
 		for s := 0; s < 4; s++ {
 			if (s%2 == 0 && g.rows >= MaxSize) || (s%2 == 1 && g.cols >= MaxSize) {

@@ -1,0 +1,90 @@
+package calib
+
+import (
+	"bufio"
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"tengen/internal/shareddata"
+)
+
+// TestEvalRoboflow runs Find on the Roboflow stone-detection photos (many boards never tuned on;
+// no corners given) and checks found grids with the labelled stone boxes: each stone centre must
+// lie near an intersection. It is an evaluation, run with CALIB_EVAL=1; it fails if a found grid
+// puts stones off the intersections, so a confident wrong grid is caught.
+func TestEvalRoboflow(t *testing.T) {
+	if os.Getenv("CALIB_EVAL") == "" {
+		t.Skip("set CALIB_EVAL=1 to run the Roboflow evaluation")
+	}
+	dir := shareddata.Path(t, "vision-eval", "roboflow-stone-detection")
+	files, _ := filepath.Glob(filepath.Join(dir, "*", "images", "*.jpg"))
+	sort.Strings(files)
+	found, wrong := 0, 0
+	var slow time.Duration
+	for _, f := range files {
+		img := loadRaw(t, f)
+		start := time.Now()
+		c, err := Find(img, FindOptions{})
+		el := time.Since(start)
+		slow = max(slow, el)
+		w, h := float64(img.Cols()), float64(img.Rows())
+		img.Close()
+		name := filepath.Base(f)[:12]
+		if err != nil {
+			t.Logf("%s none (%v) %v", name, err, el)
+			continue
+		}
+		found++
+		lbl := strings.Replace(strings.Replace(f, "/images/", "/labels/", 1), ".jpg", ".txt", 1)
+		on, inside, total := stonesOnGrid(lbl, c, w, h)
+		frac := 1.0
+		if inside > 0 {
+			frac = float64(on) / float64(inside)
+		}
+		status := "ok"
+		if total >= 5 && (frac < 0.8 || float64(inside) < 0.6*float64(total)) {
+			status = "WRONG"
+			wrong++
+		}
+		t.Logf("%s size %d conf %.2f stones on intersections %d/%d (of %d) %s %v", name, c.Size, c.Confidence, on, inside, total, status, el)
+	}
+	t.Logf("found a board in %d of %d photos; %d found grids disagree with the stones; slowest %v", found, len(files), wrong, slow)
+	if wrong > found/10 {
+		t.Errorf("%d of %d found grids put stones off the intersections", wrong, found)
+	}
+}
+
+// stonesOnGrid counts labelled stone centres (YOLO boxes): all of them, those on the found
+// board, and those within 0.3 spacing of an intersection.
+func stonesOnGrid(path string, c Calibration, w, h float64) (on, inside, total int) {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0, 0, 0
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		fs := strings.Fields(sc.Text())
+		if len(fs) != 5 {
+			continue
+		}
+		x, _ := strconv.ParseFloat(fs[1], 64)
+		y, _ := strconv.ParseFloat(fs[2], 64)
+		g := c.ImageToGrid(Point2{x * w, y * h})
+		total++
+		if g.X < -0.5 || g.Y < -0.5 || g.X > float64(c.Size)-0.5 || g.Y > float64(c.Size)-0.5 {
+			continue
+		}
+		inside++
+		if math.Hypot(g.X-math.Round(g.X), g.Y-math.Round(g.Y)) < 0.3 {
+			on++
+		}
+	}
+	return on, inside, total
+}
