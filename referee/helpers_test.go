@@ -15,6 +15,8 @@ import (
 
 var t0 = time.Date(2026, 3, 14, 10, 0, 0, 0, time.UTC)
 
+func discard() *slog.Logger { return slog.New(slog.DiscardHandler) }
+
 // harness drives a Table with fake time, fake observations and fake presses.
 type harness struct {
 	tb   testing.TB
