@@ -95,6 +95,7 @@ func (a *App) build() {
 				_ = a.h.Resume(c)
 			}
 		},
+		Menu: func() { a.Show(ScreenMenu) },
 	})
 	a.setup = NewSetupScreen(a.st.Setup, func(s referee.Setup) error {
 		if a.h.Setup == nil {

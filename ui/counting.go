@@ -25,6 +25,7 @@ type CountScreen struct {
 	resumeB *widget.Button
 	resumeW *widget.Button
 	title   *canvas.Text
+	menu    *widget.Button
 	grid    *fyne.Container
 	content *fyne.Container
 }
@@ -34,6 +35,7 @@ type CountHandlers struct {
 	ToggleDead func(engine.Point)
 	Agree      func(engine.Color) // a player agrees (the same as pressing their clock)
 	Resume     func(engine.Color) // a player disagrees: play resumes
+	Menu       func()             // the menu (director, set-up, language)
 }
 
 // countRows are the breakdown's rows in order.
@@ -93,7 +95,12 @@ func NewCountScreen(h CountHandlers) *CountScreen {
 	c.agreeW.Importance = widget.HighImportance
 	c.resumeB = widget.NewButtonWithIcon("", theme.MediaReplayIcon(), resume(engine.Black))
 	c.resumeW = widget.NewButtonWithIcon("", theme.MediaReplayIcon(), resume(engine.White))
-	panel := container.New(&countPanelLayout{c: c}, c.title, grid, c.result, c.agreeB, c.agreeW, c.resumeB, c.resumeW)
+	c.menu = widget.NewButtonWithIcon(tr("Menu"), theme.MenuIcon(), func() {
+		if h.Menu != nil {
+			h.Menu()
+		}
+	})
+	panel := container.New(&countPanelLayout{c: c}, c.title, c.menu, grid, c.result, c.agreeB, c.agreeW, c.resumeB, c.resumeW)
 	c.content = container.New(&boardAndPanel{board: c.Board, panel: panel}, c.Board, panel)
 	c.SetView(CountView{})
 	return c
@@ -107,6 +114,9 @@ func (c *CountScreen) SetView(v CountView) {
 	c.view = v
 	c.Board.SetView(v.Board)
 	c.title.Text = tr("Counting") + " · " + v.Rules
+	if v.Ended {
+		c.title.Text = tr("Game over") + " · " + v.Rules
+	}
 	c.cells[0][0].Text = ""
 	c.cells[0][1].Text = tr("Black")
 	c.cells[0][2].Text = tr("White")
@@ -154,6 +164,14 @@ func (c *CountScreen) SetView(v CountView) {
 	} else {
 		c.agreeW.Enable()
 	}
+	// Once the game has its result there is nothing left to agree or resume.
+	for _, b := range []*widget.Button{c.agreeB, c.agreeW, c.resumeB, c.resumeW} {
+		if v.Ended {
+			b.Hide()
+		} else {
+			b.Show()
+		}
+	}
 	// A player who disagrees with the count resumes play (AGA 10, Japanese 9.3).
 	c.resumeB.SetText(tr("Resume: {{.Color}}", "Color", colourName(engine.Black)))
 	c.resumeW.SetText(tr("Resume: {{.Color}}", "Color", colourName(engine.White)))
@@ -186,9 +204,12 @@ func (l *countPanelLayout) Layout(_ []fyne.CanvasObject, sz fyne.Size) {
 			t.TextSize = ts
 		}
 	}
-	c.title.TextSize = fitSize(c.title.Text, titleH*0.7, sz.Width, c.title.TextStyle)
+	menuW := min(sz.Width*0.3, 160)
+	c.menu.Move(fyne.NewPos(sz.Width-menuW, 0))
+	c.menu.Resize(fyne.NewSize(menuW, titleH))
+	c.title.TextSize = fitSize(c.title.Text, titleH*0.7, sz.Width-menuW-6, c.title.TextStyle)
 	c.title.Move(fyne.NewPos(0, 0))
-	c.title.Resize(fyne.NewSize(sz.Width, titleH))
+	c.title.Resize(fyne.NewSize(sz.Width-menuW-6, titleH))
 	c.grid.Move(fyne.NewPos(0, titleH))
 	c.grid.Resize(fyne.NewSize(sz.Width, gridH))
 	c.result.TextSize = fitSize(c.result.Text, resultH*0.7, sz.Width, c.result.TextStyle)

@@ -68,3 +68,23 @@ func TestCountScreen(t *testing.T) {
 		})
 	}
 }
+
+func TestCountScreenEnded(t *testing.T) {
+	newTestApp(t)
+	menu := 0
+	cs := NewCountScreen(CountHandlers{Menu: func() { menu++ }})
+	v := demoCount(t)
+	v.Ended, v.WhiteAgreed = true, true
+	cs.SetView(v)
+	capture(t, "count-ended-800x480", cs.Content(), displays[0])
+	if cs.agreeB.Visible() || cs.resumeW.Visible() {
+		t.Error("agree and resume buttons after the result")
+	}
+	if cs.title.Text != "Game over · AGA" {
+		t.Errorf("title %q", cs.title.Text)
+	}
+	test.Tap(cs.menu)
+	if menu != 1 {
+		t.Error("the menu button does nothing")
+	}
+}

@@ -204,7 +204,10 @@ func (d *DirectorScreen) adjustAction() (referee.DirectorAction, error) {
 	return a, nil
 }
 
-// parseClock reads "m:ss", "h:mm:ss" or whole minutes.
+// maxClock is the most time the director can put on a clock.
+const maxClock = 24 * time.Hour
+
+// parseClock reads "m:ss", "h:mm:ss" or whole minutes (at most a day).
 func parseClock(s string) (time.Duration, error) {
 	s = strings.TrimSpace(s)
 	bad := fmt.Errorf("%s", tr("Type the time as m:ss, e.g. 12:30"))
@@ -218,13 +221,17 @@ func parseClock(s string) (time.Duration, error) {
 	var total time.Duration
 	for i, p := range parts {
 		n, err := strconv.Atoi(p)
-		if err != nil || n < 0 || (i > 0 && n >= 60) {
+		if err != nil || n < 0 || n > 6000 || (i > 0 && n >= 60) {
 			return 0, bad
 		}
 		total = total*60 + time.Duration(n)
 	}
+	unit := time.Second
 	if len(parts) == 1 {
-		return total * time.Minute, nil
+		unit = time.Minute
 	}
-	return total * time.Second, nil
+	if total*unit > maxClock {
+		return 0, bad
+	}
+	return total * unit, nil
 }

@@ -220,7 +220,7 @@ func TableViewOf(st referee.State, cond Conditions) TableView {
 
 // CountViewOf builds the counting screen's view from the referee's state.
 func CountViewOf(st referee.State) CountView {
-	v := CountView{Board: boardView(st), Rules: rulesName(st.Setup.Rules),
+	v := CountView{Board: boardView(st), Rules: rulesName(st.Setup.Rules), Ended: st.Phase == referee.PhaseEnded,
 		BlackAgreed: st.Black.Confirmed, WhiteAgreed: st.White.Confirmed,
 		Black: sideView(st, engine.Black), White: sideView(st, engine.White)}
 	// Only the dead marks belong on the counting board.

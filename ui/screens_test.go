@@ -369,3 +369,16 @@ func TestCameraLivePicture(t *testing.T) {
 		t.Errorf("%d frames asked for after leaving the camera screen", n)
 	}
 }
+
+// FuzzParseClock: any text typed into the director's clock field gives a duration or an error.
+func FuzzParseClock(f *testing.F) {
+	for _, s := range []string{"12:30", "1:02:03", "15", "", "1:75", "::", "-1", "99999999999999999999"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		d, err := parseClock(s)
+		if err == nil && d < 0 {
+			t.Fatalf("parseClock(%q) = %v", s, d)
+		}
+	})
+}

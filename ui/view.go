@@ -90,6 +90,7 @@ type CountView struct {
 	HasScore    bool
 	BlackAgreed bool
 	WhiteAgreed bool
+	Ended       bool   // the count is agreed and the game has its result
 	Rules       string // the rules' name as the players know it
 	Black       SideView
 	White       SideView
