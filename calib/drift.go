@@ -45,7 +45,7 @@ const checkWorkSize = 800
 func (w *workImage) toWork(cal Calibration) [4]Point2 {
 	var cs [4]Point2
 	for i, p := range cal.Corners {
-		cs[i] = Point2{(p.X+0.5)*w.scale - 0.5, (p.Y+0.5)*w.scale - 0.5}
+		cs[i] = Point2{(p.X+0.5)*w.sx - 0.5, (p.Y+0.5)*w.sy - 0.5}
 	}
 	return cs
 }
@@ -138,6 +138,9 @@ func Refind(frame gocv.Mat, cal Calibration) (Calibration, error) {
 	if err != nil {
 		return Calibration{}, fmt.Errorf("calib: refind: %w", err)
 	}
+	// Corners are ordered by image position, so for any bump smaller than an eighth of a turn
+	// (a square board turned further is indistinguishable from a smaller opposite turn) the
+	// same image edge is still Black's.
 	c.BlackSide = cal.BlackSide
 	return c, nil
 }

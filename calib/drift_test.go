@@ -2,6 +2,7 @@ package calib
 
 import (
 	"errors"
+	"fmt"
 	"image"
 	"image/color"
 	"math"
@@ -105,6 +106,25 @@ func TestCheckAndRefind(t *testing.T) {
 	}
 }
 
+// TestCheckSequence: stones being played are not drift. The calibration found on frame 0 must
+// pass Check on every later frame of the same fixed-camera game.
+func TestCheckSequence(t *testing.T) {
+	img, cal := gomradeSeq(t)
+	img.Close()
+	dir := shareddata.Path(t, "vision-eval", "gomrade-sample", "testing_sequence")
+	for i := 1; i <= 11; i++ {
+		f := loadRaw(t, filepath.Join(dir, fmt.Sprintf("%d.jpg", i)))
+		rep, err := Check(f, cal)
+		f.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rep.Moved {
+			t.Errorf("frame %d: reported moved: %+v", i, rep)
+		}
+	}
+}
+
 func TestCheckRejectsMismatch(t *testing.T) {
 	img := gocv.NewMatWithSize(480, 640, gocv.MatTypeCV8UC3)
 	defer img.Close()
@@ -174,5 +194,4 @@ func TestOrderCorners(t *testing.T) {
 			t.Errorf("orderCorners(%v) = %v, want %v", in, got, want)
 		}
 	}
-	_ = math.Pi
 }

@@ -78,7 +78,7 @@ func Find(img gocv.Mat, opts FindOptions) (Calibration, error) {
 func (w *workImage) calibration(iw, ih int, fit gridFit) (Calibration, error) {
 	var cs [4]Point2
 	for i, p := range fit.corners {
-		cs[i] = Point2{(p.X+0.5)/w.scale - 0.5, (p.Y+0.5)/w.scale - 0.5}
+		cs[i] = Point2{(p.X+0.5)/w.sx - 0.5, (p.Y+0.5)/w.sy - 0.5}
 	}
 	cs = orderCorners(cs)
 	c := Calibration{

@@ -71,11 +71,11 @@ func planeFromMat(m gocv.Mat) (plane, error) {
 // workImage is a frame prepared for grid finding: downscaled and turned into a map of thin dark
 // lines (a morphological black-hat), which is what grid lines are on every board we know of.
 type workImage struct {
-	scale float64 // work pixels per original pixel (<= 1)
-	lines plane   // black-hat response, lightly blurred, in work pixels
-	gray  plane   // grey levels in work pixels
-	segs  []segment
-	trace tracer // developer tracing; nil in production
+	sx, sy float64 // work pixels per original pixel (<= 1), horizontally and vertically
+	lines  plane   // black-hat response, lightly blurred, in work pixels
+	gray   plane   // grey levels in work pixels
+	segs   []segment
+	trace  tracer // developer tracing; nil in production
 }
 
 // defaultWorkSize is the longer side, in pixels, that frames are reduced to before finding.
@@ -93,29 +93,33 @@ func prepareWith(img gocv.Mat, maxSide int, segments bool) (*workImage, error) {
 	if img.Empty() || img.Cols() < 16 || img.Rows() < 16 {
 		return nil, fmt.Errorf("%w: %dx%d", ErrBadImage, img.Cols(), img.Rows())
 	}
-	gray := gocv.NewMat()
-	defer gray.Close()
-	switch img.Channels() {
-	case 1:
-		img.CopyTo(&gray)
-	case 3:
-		gocv.CvtColor(img, &gray, gocv.ColorBGRToGray)
-	case 4:
-		gocv.CvtColor(img, &gray, gocv.ColorBGRAToGray)
+	switch img.Type() {
+	case gocv.MatTypeCV8UC1, gocv.MatTypeCV8UC3, gocv.MatTypeCV8UC4:
 	default:
-		return nil, fmt.Errorf("%w: %d channels", ErrBadImage, img.Channels())
+		return nil, fmt.Errorf("%w: need 8-bit grey, BGR or BGRA pixels, got %v", ErrBadImage, img.Type())
 	}
-	if gray.Type() != gocv.MatTypeCV8U {
-		return nil, fmt.Errorf("%w: need 8-bit pixels, got %v", ErrBadImage, img.Type())
-	}
-	scale := 1.0
+	// Shrink first (still in colour), then convert: a 4032x3024 frame never gets a full-size
+	// grey copy.
+	src := img
+	sx, sy := 1.0, 1.0
 	if long := max(img.Cols(), img.Rows()); long > maxSide {
-		scale = float64(maxSide) / float64(long)
+		f := float64(maxSide) / float64(long)
+		sz := image.Pt(max(1, int(math.Round(float64(img.Cols())*f))), max(1, int(math.Round(float64(img.Rows())*f))))
 		small := gocv.NewMat()
 		defer small.Close()
-		sz := image.Pt(int(math.Round(float64(img.Cols())*scale)), int(math.Round(float64(img.Rows())*scale)))
-		gocv.Resize(gray, &small, sz, 0, 0, gocv.InterpolationArea)
-		small.CopyTo(&gray)
+		gocv.Resize(img, &small, sz, 0, 0, gocv.InterpolationArea)
+		src = small
+		sx, sy = float64(sz.X)/float64(img.Cols()), float64(sz.Y)/float64(img.Rows())
+	}
+	gray := gocv.NewMat()
+	defer gray.Close()
+	switch src.Channels() {
+	case 1:
+		src.CopyTo(&gray)
+	case 3:
+		gocv.CvtColor(src, &gray, gocv.ColorBGRToGray)
+	default:
+		gocv.CvtColor(src, &gray, gocv.ColorBGRAToGray)
 	}
 	// Kernel a few times a grid line's width at this scale, smaller than a stone.
 	k := max(5, int(math.Round(float64(max(gray.Cols(), gray.Rows()))/140))|1)
@@ -126,7 +130,7 @@ func prepareWith(img gocv.Mat, maxSide int, segments bool) (*workImage, error) {
 	gocv.MorphologyEx(gray, &bh, gocv.MorphBlackhat, kernel)
 	gocv.GaussianBlur(bh, &bh, image.Pt(3, 3), 0.8, 0.8, gocv.BorderReplicate)
 
-	w := &workImage{scale: scale}
+	w := &workImage{sx: sx, sy: sy}
 	var err error
 	if w.lines, err = planeFromMat(bh); err != nil {
 		return nil, err
