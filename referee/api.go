@@ -206,7 +206,8 @@ type DirectorKind string
 const (
 	// DirectorUndo takes back the last recorded move.
 	DirectorUndo DirectorKind = "undo"
-	// DirectorCorrect replaces the last recorded move with Move (a GTP vertex or "pass").
+	// DirectorCorrect replaces move Number (0 = the last) with Move (a GTP vertex or "pass");
+	// the moves after it are kept, and must still be legal.
 	DirectorCorrect DirectorKind = "correct"
 	// DirectorAdjustClock sets Color's remaining time to Remaining (and Periods in overtime).
 	DirectorAdjustClock DirectorKind = "adjust-clock"
@@ -225,6 +226,7 @@ const (
 type DirectorAction struct {
 	Kind      DirectorKind  `json:"kind"`
 	Move      string        `json:"move,omitempty"`      // DirectorCorrect: "D4" or "pass"
+	Number    int           `json:"number,omitempty"`    // DirectorCorrect: which move (0 = the last)
 	Color     engine.Color  `json:"color,omitempty"`     // DirectorAdjustClock: whose clock
 	Remaining time.Duration `json:"remaining,omitempty"` // DirectorAdjustClock
 	Periods   int           `json:"periods,omitempty"`   // DirectorAdjustClock (overtime periods or stones)

@@ -1,6 +1,7 @@
 package referee
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -53,6 +54,9 @@ func (t *Table) checkDirector(a DirectorAction) error {
 		}
 		if _, err := parseMove(a.Move, g.Size()); err != nil {
 			return err
+		}
+		if a.Number < 0 || a.Number > g.MoveNumber() {
+			return fmt.Errorf("%w: there is no move %d", ErrPhase, a.Number)
 		}
 	case DirectorAdjustClock:
 		if t.clk == nil {
@@ -155,25 +159,24 @@ func (t *Table) applyDirector(a DirectorAction, at time.Time) error {
 		t.differs = fix
 		say(msg+".", fix...)
 	case DirectorCorrect:
-		n := g.MoveNumber()
-		last := g.Moves()[n-1]
-		m, _ := parseMove(a.Move, size)
-		m.Color = last.Move.Color
-		if err := g.Undo(); err != nil {
-			return err
+		n := a.Number
+		if n == 0 {
+			n = g.MoveNumber()
 		}
-		if _, err := g.Play(m); err != nil {
-			// Put the original move back exactly as it was.
-			if last.Retracted != nil {
-				_, _ = g.RetractAndPass(*last.Retracted)
-			} else {
-				_, _ = g.Play(last.Move)
-			}
-			return fmt.Errorf("%w: %s cannot replace move %d: %w", ErrPhase, m.GTP(size), n, err)
+		old := g.Moves()[n-1]
+		m, _ := parseMove(a.Move, size)
+		m.Color = old.Move.Color
+		if err := t.rewrite(n, m); err != nil {
+			t.setBanner(Verdict{Kind: VerdictDirector, At: at, Message: "Director: correction refused: " + err.Error()})
+			return err
 		}
 		t.reopen(at)
 		t.differs = nil
-		say(fmt.Sprintf("move %d corrected from %s to %s", n, last.Move.GTP(size), m.GTP(size)))
+		msg := fmt.Sprintf("move %d corrected from %s to %s", n, old.Move.GTP(size), m.GTP(size))
+		if !old.Move.Pass || !m.Pass {
+			msg += "; make the board match the record"
+		}
+		say(msg)
 		if g.Phase() == engine.Stopped {
 			t.enterStop(at)
 		}
@@ -259,4 +262,50 @@ func (t *Table) reopen(at time.Time) {
 			t.paused = true
 		}
 	}
+}
+
+// rewrite replaces move n with m and plays the later moves again. If a later move no longer fits
+// (it became illegal, or a retracted illegal move became legal) the record is restored exactly
+// and the error says which.
+func (t *Table) rewrite(n int, m engine.Move) error {
+	g := t.game
+	size := g.Size()
+	tail := g.Moves()[n-1:]
+	back := func() {
+		for g.MoveNumber() >= n {
+			if g.Undo() != nil {
+				return
+			}
+		}
+	}
+	again := func(p engine.Played) error {
+		var err error
+		if p.Retracted != nil {
+			_, err = g.RetractAndPass(*p.Retracted)
+		} else {
+			_, err = g.Play(p.Move)
+		}
+		return err
+	}
+	back()
+	var fail error
+	if _, err := g.Play(m); err != nil {
+		fail = fmt.Errorf("%w: %s cannot replace move %d: %w", ErrPhase, m.GTP(size), n, err)
+	} else {
+		for _, p := range tail[1:] {
+			if err := again(p); err != nil {
+				fail = fmt.Errorf("%w: with %s as move %d, move %d (%s) no longer fits: %w", ErrPhase, m.GTP(size), n, p.Number, p.Move.GTP(size), err)
+				break
+			}
+		}
+	}
+	if fail != nil {
+		back()
+		for _, p := range tail {
+			if err := again(p); err != nil {
+				return errors.Join(fail, fmt.Errorf("referee: restoring move %d: %w", p.Number, err))
+			}
+		}
+	}
+	return fail
 }

@@ -223,7 +223,8 @@ func Open(opts Options) (*Table, error) {
 		if ev.isOutput() {
 			continue
 		}
-		if err := t.apply(&ev); err != nil {
+		// A refusal (ErrPhase) was a refusal live too: it is in the journal for the audit only.
+		if err := t.apply(&ev); err != nil && !errors.Is(err, ErrPhase) {
 			t.noteRecovery(fmt.Sprintf("record %d (%s) could not be replayed: %v", i+1, ev.Kind, err))
 		}
 	}

@@ -511,6 +511,23 @@ func TestTransitions(t *testing.T) {
 				h.tb.Fatal(err)
 			}
 		}, phase: PhasePlaying, banner: VerdictDirector, contains: []string{"corrected from B E5 to B D5"}, moves: "B D5"},
+		{name: "director/correct an earlier move", size: 9, opts: withDirector, steps: func(h *harness) {
+			start(h, nil)
+			h.move(engine.Black, "E5")
+			h.move(engine.White, "C3")
+			h.move(engine.Black, "G7")
+			if err := h.tab.Director(pin, DirectorAction{Kind: DirectorCorrect, Number: 2, Move: "G7"}, h.now()); !errors.Is(err, ErrPhase) {
+				h.tb.Fatalf("a correction that makes a later move illegal: %v", err)
+			}
+			if err := h.tab.Director(pin, DirectorAction{Kind: DirectorCorrect, Number: 2, Move: "C4"}, h.now()); err != nil {
+				h.tb.Fatal(err)
+			}
+		}, phase: PhasePlaying, banner: VerdictDirector, contains: []string{"move 2 corrected from W C3 to W C4"}, moves: "B E5 W C4 B G7",
+			check: func(t *testing.T, h *harness, s State) {
+				if s.ToMove != engine.White {
+					t.Errorf("to move %v", s.ToMove)
+				}
+			}},
 		{name: "director/adjust clock", size: 9, opts: withDirector, steps: func(h *harness) {
 			start(h, nil)
 			if err := h.tab.Director(pin, DirectorAction{Kind: DirectorAdjustClock, Color: engine.White, Remaining: 5 * time.Minute}, h.now()); err != nil {
@@ -573,6 +590,9 @@ func TestTransitions(t *testing.T) {
 			wantMoves := h.movesGTP()
 			h.reopen()
 			s2 := h.state()
+			if strings.Contains(s2.Recovery, "could not be replayed") || strings.Contains(s2.Recovery, "unreadable") {
+				t.Fatalf("replay problem: %s", s2.Recovery)
+			}
 			if s2.Phase != s.Phase || h.movesGTP() != wantMoves || s2.Result != s.Result {
 				t.Fatalf("after restart: phase %v moves %q result %q; before: %v %q %q", s2.Phase, h.movesGTP(), s2.Result, s.Phase, wantMoves, s.Result)
 			}
