@@ -55,10 +55,12 @@ type Options struct {
 	journalOptions []journal.Option
 }
 
-// ErrNoDirector is returned for a director action when no PIN is configured; ErrBadPIN for a wrong PIN.
+// Errors of the intents, checked with errors.Is.
 var (
+	// ErrNoDirector is returned for a director action when no PIN is configured.
 	ErrNoDirector = errors.New("referee: no director PIN is configured")
-	ErrBadPIN     = errors.New("referee: wrong director PIN")
+	// ErrBadPIN is returned for a director action with a wrong PIN.
+	ErrBadPIN = errors.New("referee: wrong director PIN")
 	// ErrPhase is wrapped when an intent does not apply in the current phase.
 	ErrPhase = errors.New("referee: not possible now")
 	// ErrBadSetup is wrapped for a set-up that cannot start a game.
@@ -154,6 +156,7 @@ type Table struct {
 // own time, so that replaying the journal drives the clock exactly as live play did.
 type eventTime struct{ t *Table }
 
+// Now returns the time of the event being applied, or the live time between events.
 func (e eventTime) Now() time.Time {
 	if n := e.t.evNow.Load(); n != 0 {
 		return time.Unix(0, n)
@@ -161,6 +164,7 @@ func (e eventTime) Now() time.Time {
 	return e.t.live.Now()
 }
 
+// NewTimer returns a live timer (the table never waits on the clock's timers).
 func (e eventTime) NewTimer(d time.Duration) clock.Timer { return e.t.live.NewTimer(d) }
 
 // Open opens (or creates) the table's journal in opts.JournalDir, replays it and returns the
@@ -562,7 +566,7 @@ func (t *Table) deadList() []engine.Point {
 	return sortedPoints(ps)
 }
 
-// Game returns the moves recorded so far (a copy), for tests and tools.
+// Moves returns the moves recorded so far (a copy), for tests and tools.
 func (t *Table) Moves() []engine.Played {
 	t.mu.Lock()
 	defer t.mu.Unlock()

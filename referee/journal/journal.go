@@ -54,6 +54,7 @@ type CorruptError struct {
 	Reason string // what was wrong: "torn header", "torn payload", "checksum mismatch", ...
 }
 
+// Error says what was wrong and where.
 func (e *CorruptError) Error() string {
 	return fmt.Sprintf("journal: %s at byte %d", e.Reason, e.Offset)
 }

@@ -99,6 +99,7 @@ type SyntaxError struct {
 	Msg  string
 }
 
+// Error names the line and the problem.
 func (e *SyntaxError) Error() string { return fmt.Sprintf("press script line %d: %s", e.Line, e.Msg) }
 
 // MaxScriptLine bounds a script line's length.
