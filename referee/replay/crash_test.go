@@ -72,8 +72,9 @@ func TestCrashResume(t *testing.T) {
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
-		reached := make(chan struct{})
+		reached, drained := make(chan struct{}), make(chan struct{})
 		go func() {
+			defer close(drained)
 			sc := bufio.NewScanner(pipe)
 			closed := false
 			for sc.Scan() {
@@ -96,6 +97,7 @@ func TestCrashResume(t *testing.T) {
 		}
 		time.Sleep(time.Duration(rng.Int64N(int64(4600 * time.Millisecond / speed))))
 		_ = cmd.Process.Kill() // SIGKILL
+		<-drained // the pipe is read to its end before Wait closes it
 		if err := cmd.Wait(); err == nil {
 			finished++
 		}
