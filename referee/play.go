@@ -692,7 +692,7 @@ func (t *Table) Tick(now time.Time) {
 	st := t.clk.State()
 	t.evNow.Store(0)
 	for _, s := range []clock.Side{clock.Black, clock.White} {
-		if st.Side(s).Flagged {
+		if ss := st.Side(s); ss.Flagged && now.Sub(ss.FlaggedAt) >= t.opts.FlagGrace {
 			_ = t.runEvent(&event{Kind: kindFlag, At: now, Color: colorOf(s)})
 			return
 		}

@@ -44,6 +44,7 @@ type Options struct {
 	PressWait      time.Duration     // how long a press waits for a clear view of the board; 0 = 5s
 	Proposer       DeadProposer      // proposes dead stones at the stop; nil = marking starts empty
 	ProposeTimeout time.Duration     // limit for one proposal; 0 = 30s
+	FlagGrace      time.Duration     // a flag is called only this long after it fell, so a press made just before (still being debounced) counts; 0 = 500ms
 	CheckPIN       func(string) bool // checks a director PIN (hashed compare); nil = no director actions
 	Logger         *slog.Logger      // nil = slog.Default()
 	NoSync         bool              // tests only: skip fsync
@@ -185,6 +186,9 @@ func Open(opts Options) (*Table, error) {
 	}
 	if opts.PressWait <= 0 {
 		opts.PressWait = 5 * time.Second
+	}
+	if opts.FlagGrace <= 0 {
+		opts.FlagGrace = 500 * time.Millisecond
 	}
 	if opts.ProposeTimeout <= 0 {
 		opts.ProposeTimeout = 30 * time.Second

@@ -299,6 +299,18 @@ func TestTransitions(t *testing.T) {
 					t.Errorf("result %q", s.Result)
 				}
 			}},
+		{name: "playing/a press just before the flag counts", size: 9, steps: func(h *harness) {
+			start(h, func(s *Setup) { s.TimeControl = "1m" })
+			h.put('X', "E5")
+			h.look()
+			h.advance(60*time.Second - 900*time.Millisecond) // 100ms of Black's minute left
+			pressed := h.now()
+			h.advance(150 * time.Millisecond) // the flag falls while the press is debounced
+			h.tab.Tick(h.now())
+			if err := h.tab.Press(clock.Press{Button: clock.BlackClock, At: pressed}); err != nil {
+				h.tb.Fatal(err)
+			}
+		}, phase: PhasePlaying, banner: VerdictMove, contains: []string{"Black E5"}, moves: "B E5"},
 		{name: "playing/resign", size: 9, steps: func(h *harness) {
 			start(h, nil)
 			h.move(engine.Black, "E5")

@@ -97,7 +97,7 @@ func TestCrashResume(t *testing.T) {
 		}
 		time.Sleep(time.Duration(rng.Int64N(int64(4600 * time.Millisecond / speed))))
 		_ = cmd.Process.Kill() // SIGKILL
-		<-drained // the pipe is read to its end before Wait closes it
+		<-drained              // the pipe is read to its end before Wait closes it
 		if err := cmd.Wait(); err == nil {
 			finished++
 		}
