@@ -14,6 +14,7 @@ import (
 // Conditions are what the kiosk knows besides the referee's state: the camera.
 type Conditions struct {
 	CameraLost bool // no frames from the camera
+	HandsOver  bool // the latest frame shows something over the board (a hand, an arm)
 }
 
 // sideView maps one referee side to the clock face's view.
@@ -124,7 +125,7 @@ func bannerView(st referee.State, cond Conditions) BannerView {
 		return BannerView{Kind: BannerCalm, Title: tr("The camera is not seeing the board"), Text: tr("Play on: the clock runs. The board is checked again when the camera is back.")}
 	case st.Waiting:
 		return BannerView{Kind: BannerCalm, Title: tr("Checking the move…"), Text: tr("Keep hands off the board.")}
-	case handsOver(st.Seen):
+	case cond.HandsOver || handsOver(st.Seen):
 		return BannerView{Kind: BannerCalm, Title: tr("Hands over the board")}
 	case st.Phase == referee.PhaseReady:
 		return BannerView{Kind: BannerCalm, Title: tr("Ready"), Text: tr("{{.Color}}'s opponent presses their clock to start.", "Color", colourName(st.ToMove))}

@@ -78,6 +78,7 @@ func bannerCases(t *testing.T) []struct {
 			s.Seen = make([]observe.Stone, 81)
 			s.Seen[40] = observe.Obscured
 		}, Conditions{}, colCalm, color.NRGBA{}, ""},
+		{"hands-over-live", func(s *referee.State) {}, Conditions{HandsOver: true}, colCalm, color.NRGBA{}, ""},
 	}
 }
 

@@ -102,6 +102,7 @@ type kiosk struct {
 	calPath string
 
 	lastFrame atomic.Int64 // unix nanos of the last camera frame
+	handsOver atomic.Bool  // the last frame read showed something over the board
 	grabs     chan grabRequest
 	newCal    chan calib.Calibration
 }
@@ -412,7 +413,7 @@ func (k *kiosk) refresh(ctx context.Context, app *ui.App) {
 	defer t.Stop()
 	var lastSeq uint64
 	var lastText string
-	var lastLost bool
+	var lastCond ui.Conditions
 	for {
 		changed := k.tab.Changed()
 		select {
@@ -423,13 +424,14 @@ func (k *kiosk) refresh(ctx context.Context, app *ui.App) {
 			k.tab.Tick(now)
 		}
 		st := k.tab.State()
-		cond := ui.Conditions{CameraLost: time.Since(time.Unix(0, k.lastFrame.Load())) > cameraLostAfter}
+		cond := ui.Conditions{CameraLost: time.Since(time.Unix(0, k.lastFrame.Load())) > cameraLostAfter,
+			HandsOver: k.handsOver.Load()}
 		// Skip the UI when nothing it shows changed (the clock texts change once a second).
 		text := st.Black.Clock.Text + "|" + st.White.Clock.Text
-		if st.Seq == lastSeq && text == lastText && cond.CameraLost == lastLost {
+		if st.Seq == lastSeq && text == lastText && cond == lastCond {
 			continue
 		}
-		lastSeq, lastText, lastLost = st.Seq, text, cond.CameraLost
+		lastSeq, lastText, lastCond = st.Seq, text, cond
 		fyne.Do(func() { app.Update(st, cond) })
 	}
 }
@@ -580,7 +582,9 @@ func (k *kiosk) sight(ctx context.Context, start time.Time) error {
 		}
 		if reader != nil {
 			if rd, err := reader.Read(m); err == nil {
-				k.tab.Observe(rd.Observation(cal, at, seq))
+				o := rd.Observation(cal, at, seq)
+				k.handsOver.Store(o.AnyObscured())
+				k.tab.Observe(o)
 			} else {
 				k.log.Warn("reading the board", "err", err)
 			}
