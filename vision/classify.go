@@ -10,6 +10,7 @@ import (
 // scratch holds the classifier's buffers between frames, so steady-state reading does not allocate.
 type scratch struct {
 	tmp, lines  []float64
+	vis         []float64
 	odd, seen   []bool
 	stack, comp []int
 }
@@ -32,6 +33,7 @@ type levels struct {
 	blackTh float64 // Rel below which a point may be black
 	chroma  float64 // least colour difference from the board of a white stone
 	whiteTh float64 // Rel above which a point may be white
+	lineVis float64 // typical LineVis of an empty point (how clearly this frame shows the grid)
 }
 
 // measureLevels calibrates the frame: black and empty levels and the black threshold.
@@ -57,6 +59,17 @@ func measureLevels(f []pointFeatures, p Params, sc *scratch) levels {
 			tmp = append(tmp, x.Rel)
 			lines = append(lines, x.InLine)
 		}
+	}
+	vis := sc.vis[:0]
+	defer func() { sc.vis = vis[:0] }()
+	for _, x := range f {
+		if x.Rel >= 0.85 && x.Rel <= 1.15 {
+			vis = append(vis, x.LineVis)
+		}
+	}
+	if len(vis) > 0 {
+		sort.Float64s(vis)
+		lv.lineVis = percentile(vis, 0.5)
 	}
 	lv.empty = 0.93
 	lv.line = 0.1
@@ -98,7 +111,9 @@ func measureLevels(f []pointFeatures, p Params, sc *scratch) levels {
 func classify(f []pointFeatures, size int, p Params, stones []observe.Stone, conf []float32, sc *scratch, blobs *blobFinder, find func(thresh float64) []float64) {
 	lv := measureLevels(f, p, sc)
 	for i, x := range f {
-		s, c := classifyPoint(x, lv, p)
+		col, row := i%size, i/size
+		interior := col > 0 && row > 0 && col < size-1 && row < size-1
+		s, c := classifyPoint(x, lv, p, interior)
 		stones[i], conf[i] = s, c
 	}
 	if find != nil {
@@ -147,7 +162,7 @@ func rescueBlobs(f []pointFeatures, size int, p Params, lv levels, stones []obse
 }
 
 // classifyPoint decides one point from its features and the frame's levels.
-func classifyPoint(x pointFeatures, lv levels, p Params) (observe.Stone, float32) {
+func classifyPoint(x pointFeatures, lv levels, p Params, interior bool) (observe.Stone, float32) {
 	// Black: clearly darker than the board, and not a shadow still showing the grid lines.
 	if x.Rel < lv.blackTh {
 		shadow := x.InLine > p.ShadowLine && x.Rel > lv.black+0.1
@@ -164,7 +179,11 @@ func classifyPoint(x pointFeatures, lv levels, p Params) (observe.Stone, float32
 	neutral := x.DR < 0
 	// Strong colour evidence makes up for weak brightness evidence (white stones on a light board).
 	strongColour := x.Rel > 0.97*lv.empty && x.Chroma > 4*lv.chroma
-	if hidesLines && ((x.Rel > lv.whiteTh && x.Chroma > lv.chroma || strongColour) && neutral || x.Rel > 1.3 && x.Chroma > 0.015 && x.InLine < 0.03 && neutral || x.Rel > 1.6) {
+	// On a frame whose empty points show the grid clearly, an inner point as bright as the board
+	// that hides both lines holds a stone even without any colour difference: white stones on a
+	// white or light board. (Edge points are left out: the board's margin confuses the measure.)
+	hiddenGrid := interior && lv.lineVis > 0.15 && x.LineVis < 0.15*lv.lineVis && x.Rel > 0.9*lv.empty && x.DR < 0.01
+	if hidesLines && ((x.Rel > lv.whiteTh && x.Chroma > lv.chroma || strongColour) && neutral || x.Rel > 1.3 && x.Chroma > 0.015 && x.InLine < 0.03 && neutral || x.Rel > 1.6 || hiddenGrid) {
 		m := math.Max((x.Rel-lv.whiteTh)/0.1, (x.Chroma-lv.chroma)/0.02)
 		return observe.White, margin(m, 1)
 	}

@@ -34,6 +34,10 @@ type pointFeatures struct {
 	Chroma float64 // distance of the disc's mean chromaticity from the local board's
 	DR, DG float64 // that difference in r/(r+g+b) and g/(r+g+b): white stones lose red, skin keeps it
 	InLine float64 // grid-line contrast inside the inner disc, relative to the inner disc's own luminance
+	// LineVis is how visible the two grid lines are in the inner disc, allowing each to sit a pixel
+	// off the calibrated position: the darkest of three adjacent columns (rows) against the pixels
+	// away from both lines, relative to the inner disc's luminance. Empty points show it; stones hide it.
+	LineVis float64
 	// CellRel and CellChroma are the lowest, over the cells touching the point, of the cell centre's
 	// luminance relative to the board and of its colour difference from the board: both high
 	// means something bright and not board-coloured covers all around the point (a hand, a sleeve).
@@ -51,6 +55,8 @@ type sampler struct {
 	cross []bool  // disc pixel lies on the grid-line cross (dx == 0 or dy == 0)
 	inner []bool  // disc pixel lies in the inner disc (radius 0.2 spacing)
 	ioff  []bool  // inner-disc pixel at least 2 px off both lines
+	icol  []int8  // inner-disc pixel: -1, 0 or 1 = in that column next to the vertical line (|dy| > 1); else 9
+	irow  []int8  // likewise for rows next to the horizontal line (|dx| > 1)
 	cell  []int32 // small disc at a cell centre
 	lum   []uint8 // luminance plane of the canonical image
 	hist  [256]uint16
@@ -76,6 +82,15 @@ func newSampler(g canonGeom) *sampler {
 				s.cross = append(s.cross, dx == 0 || dy == 0)
 				s.inner = append(s.inner, d2 <= ir*ir)
 				s.ioff = append(s.ioff, d2 <= ir*ir && dx*dx > 1 && dy*dy > 1)
+				col, row := int8(9), int8(9)
+				if d2 <= ir*ir && dx >= -1 && dx <= 1 && dy*dy > 1 {
+					col = int8(dx)
+				}
+				if d2 <= ir*ir && dy >= -1 && dy <= 1 && dx*dx > 1 {
+					row = int8(dy)
+				}
+				s.icol = append(s.icol, col)
+				s.irow = append(s.irow, row)
 			}
 		}
 	}
@@ -144,6 +159,8 @@ func (s *sampler) extract(pix []byte, out []pointFeatures) {
 			var sr, sg, sb float64
 			var inOn, inOff uint32
 			var inOnN, inOffN int
+			var colSum, rowSum [3]uint32
+			var colN, rowN [3]int
 			for k, o := range s.disc {
 				p := base + o
 				y := s.lum[p]
@@ -151,6 +168,14 @@ func (s *sampler) extract(pix []byte, out []pointFeatures) {
 				sb += float64(pix[3*p])
 				sg += float64(pix[3*p+1])
 				sr += float64(pix[3*p+2])
+				if c := s.icol[k]; c != 9 {
+					colSum[c+1] += uint32(y)
+					colN[c+1]++
+				}
+				if r := s.irow[k]; r != 9 {
+					rowSum[r+1] += uint32(y)
+					rowN[r+1]++
+				}
 				if s.inner[k] {
 					s.ins = append(s.ins, y)
 					if s.cross[k] {
@@ -173,6 +198,22 @@ func (s *sampler) extract(pix []byte, out []pointFeatures) {
 			f.InLine = 0
 			if inOnN > 0 && inOffN > 0 {
 				f.InLine = (float64(inOff)/float64(inOffN) - float64(inOn)/float64(inOnN)) / math.Max(im, 8)
+			}
+			f.LineVis = 0
+			if inOffN > 0 {
+				off := float64(inOff) / float64(inOffN)
+				darkCol, darkRow := math.Inf(1), math.Inf(1)
+				for i := 0; i < 3; i++ {
+					if colN[i] > 0 {
+						darkCol = math.Min(darkCol, float64(colSum[i])/float64(colN[i]))
+					}
+					if rowN[i] > 0 {
+						darkRow = math.Min(darkRow, float64(rowSum[i])/float64(rowN[i]))
+					}
+				}
+				if !math.IsInf(darkCol, 0) && !math.IsInf(darkRow, 0) {
+					f.LineVis = (2*off - darkCol - darkRow) / 2 / math.Max(im, 8)
+				}
 			}
 			f.CellRel, f.CellChroma = math.Inf(1), math.Inf(1)
 			for _, d := range [4][2]int{{-1, -1}, {0, -1}, {-1, 0}, {0, 0}} {
