@@ -383,3 +383,71 @@ func FuzzParseClock(f *testing.F) {
 		}
 	})
 }
+
+// TestAppFollowsTheGame checks which screen shows in each phase, and that a phase change does not
+// pull the director's screen away.
+func TestAppFollowsTheGame(t *testing.T) {
+	newTestApp(t)
+	w := test.NewWindow(nil)
+	defer w.Close()
+	w.Resize(displays[0])
+	a := NewApp(w, Handlers{})
+	a.Update(referee.State{Phase: referee.PhaseSetup}, Conditions{})
+	if a.Current() != a.setup.Content() {
+		t.Error("set-up phase: the set-up screen is not showing")
+	}
+	st := playingState(t)
+	a.Update(st, Conditions{})
+	if a.Current() != a.Table().Content() {
+		t.Error("playing: the table is not showing")
+	}
+	cv := demoCount(t)
+	st.Phase, st.Score, st.Dead = referee.PhaseMarking, &cv.Score, cv.Score.Dead
+	a.Update(st, Conditions{})
+	if a.Current() != a.Count().Content() {
+		t.Error("marking: the counting screen is not showing")
+	}
+	a.Show(ScreenDirector)
+	st.Phase = referee.PhaseEnded
+	a.Update(st, Conditions{})
+	if a.Current() != a.director.Content() {
+		t.Error("the end of the game pulled the director's screen away")
+	}
+	a.TypedKey(&fyne.KeyEvent{Name: fyne.KeyEscape})
+	if a.Current() != a.Count().Content() || !a.Count().view.Ended {
+		t.Error("Escape does not bring back the final count")
+	}
+}
+
+// TestMenuAndLanguageScreens draws the menu and the language list: every choice is a big button.
+func TestMenuAndLanguageScreens(t *testing.T) {
+	newTestApp(t)
+	for _, sz := range displays {
+		w := test.NewWindow(nil)
+		w.SetPadded(false)
+		w.Resize(sz)
+		a := NewApp(w, Handlers{})
+		a.Update(playingState(t), Conditions{})
+		for _, s := range []struct {
+			name   string
+			screen Screen
+			want   int
+		}{{"menu", ScreenMenu, 5}, {"languages", ScreenLanguage, 6}} {
+			a.Show(s.screen)
+			capture(t, fmt.Sprintf("%s-%vx%v", s.name, sz.Width, sz.Height), a.Current(), sz)
+			n := 0
+			for _, o := range test.LaidOutObjects(a.Current()) {
+				if b, ok := o.(*widget.Button); ok {
+					n++
+					if b.Size().Height < 60 || b.Size().Width < 150 {
+						t.Errorf("%s %v: button %q is only %v", s.name, sz, b.Text, b.Size())
+					}
+				}
+			}
+			if n != s.want {
+				t.Errorf("%s: %d buttons, want %d", s.name, n, s.want)
+			}
+		}
+		w.Close()
+	}
+}
