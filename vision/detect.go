@@ -129,39 +129,85 @@ func gridScore(img gocv.Mat, cal calib.Calibration, p Params) int {
 	return n
 }
 
-// OpenCamera opens a frame source from a short description:
+// CameraKind says what a camera description names.
+type CameraKind int
+
+// Kinds of camera descriptions.
+const (
+	CameraDevice    CameraKind = iota + 1 // a V4L2 device
+	CameraLibcamera                       // the Raspberry Pi Camera Module through GStreamer
+	CameraPipeline                        // a GStreamer pipeline
+	CameraPath                            // a directory of stills or a video file
+)
+
+// CameraSpec is a parsed camera description (see ParseCameraSpec).
+type CameraSpec struct {
+	Kind   CameraKind
+	Target string // device path or index, pipeline, or file path
+	Width  int    // libcamera frame size and rate
+	Height int
+	FPS    int
+}
+
+// ParseCameraSpec parses a short camera description:
 //   - "/dev/videoN" or "N": a V4L2 camera;
-//   - "libcamera" or "libcamera:WxH@FPS": the Raspberry Pi Camera Module through GStreamer;
+//   - "libcamera" or "libcamera:WxH@FPS": the Raspberry Pi Camera Module (default 1920x1080@15);
 //   - "gst:PIPELINE": any GStreamer pipeline ending in appsink;
-//   - a directory: its still images in name order; any other file: a video file.
-func OpenCamera(spec string, opt LiveOptions) (Source, error) {
+//   - anything else: a path, a directory of stills or a video file.
+func ParseCameraSpec(spec string) (CameraSpec, error) {
 	switch {
-	case spec == "":
-		return nil, errors.New("vision: no camera given")
+	case strings.TrimSpace(spec) == "":
+		return CameraSpec{}, errors.New("vision: no camera given")
 	case strings.HasPrefix(spec, "/dev/video"):
-		return OpenDevice(spec, opt), nil
+		return CameraSpec{Kind: CameraDevice, Target: spec}, nil
 	case spec == "libcamera" || strings.HasPrefix(spec, "libcamera:"):
-		w, h, fps := 1920, 1080, 15
+		cs := CameraSpec{Kind: CameraLibcamera, Width: 1920, Height: 1080, FPS: 15}
 		if rest, ok := strings.CutPrefix(spec, "libcamera:"); ok {
-			if _, err := fmt.Sscanf(rest, "%dx%d@%d", &w, &h, &fps); err != nil || w <= 0 || h <= 0 || fps <= 0 {
-				return nil, fmt.Errorf("vision: camera %q: want libcamera:WIDTHxHEIGHT@FPS", spec)
+			var w, h, fps int
+			var tail string
+			n, _ := fmt.Sscanf(rest, "%dx%d@%d%s", &w, &h, &fps, &tail)
+			if n != 3 || w < 16 || h < 16 || w > 16384 || h > 16384 || fps < 1 || fps > 240 {
+				return CameraSpec{}, fmt.Errorf("vision: camera %q: want libcamera:WIDTHxHEIGHT@FPS", spec)
 			}
+			cs.Width, cs.Height, cs.FPS = w, h, fps
 		}
-		return OpenGStreamer(LibcameraPipeline(w, h, fps), opt), nil
+		return cs, nil
 	case strings.HasPrefix(spec, "gst:"):
-		return OpenGStreamer(strings.TrimPrefix(spec, "gst:"), opt), nil
+		p := strings.TrimSpace(strings.TrimPrefix(spec, "gst:"))
+		if p == "" {
+			return CameraSpec{}, fmt.Errorf("vision: camera %q: empty pipeline", spec)
+		}
+		return CameraSpec{Kind: CameraPipeline, Target: p}, nil
 	}
 	if _, err := parseIndex(spec); err == nil {
-		return OpenDevice(spec, opt), nil
+		return CameraSpec{Kind: CameraDevice, Target: spec}, nil
 	}
-	st, err := os.Stat(spec)
+	return CameraSpec{Kind: CameraPath, Target: spec}, nil
+}
+
+// OpenCamera opens a frame source from a camera description (see ParseCameraSpec). Live cameras
+// reconnect by themselves; a directory or video file ends with ErrEnd.
+func OpenCamera(spec string, opt LiveOptions) (Source, error) {
+	cs, err := ParseCameraSpec(spec)
+	if err != nil {
+		return nil, err
+	}
+	switch cs.Kind {
+	case CameraDevice:
+		return OpenDevice(cs.Target, opt), nil
+	case CameraLibcamera:
+		return OpenGStreamer(LibcameraPipeline(cs.Width, cs.Height, cs.FPS), opt), nil
+	case CameraPipeline:
+		return OpenGStreamer(cs.Target, opt), nil
+	}
+	st, err := os.Stat(cs.Target)
 	if err != nil {
 		return nil, fmt.Errorf("vision: camera %q: %w", spec, err)
 	}
 	if st.IsDir() {
-		return OpenDir(spec, time.Now(), time.Second)
+		return OpenDir(cs.Target, time.Now(), time.Second)
 	}
-	return OpenVideoFile(spec, time.Now())
+	return OpenVideoFile(cs.Target, time.Now())
 }
 
 // Grab returns one frame from src after skipping `skip` frames (a camera's first frames are often

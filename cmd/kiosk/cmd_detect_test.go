@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"gocv.io/x/gocv"
+
+	"tengen/internal/shareddata"
 )
 
 // writeImage writes a 640x480 test image filled by fill.
@@ -126,3 +128,39 @@ func TestCalibrateBadInputs(t *testing.T) {
 }
 
 func image0(k int) image.Point { return image.Pt(k, k) }
+
+func TestCalibrateFromCameraThenDetect(t *testing.T) {
+	src := shareddata.Path(t, "vision-eval", "gomrade-sample", "testing_sequence", "10.jpg")
+	raw, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cam := t.TempDir() // a directory of stills is a camera too
+	if err := os.WriteFile(filepath.Join(cam, "frame.jpg"), raw, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cal := filepath.Join(t.TempDir(), "cal.json")
+	var out, errb bytes.Buffer
+	if err := runCalibrate(context.Background(), []string{"--camera", cam, "--out", cal, "--size", "19"}, &out, &errb); err != nil {
+		t.Fatalf("calibrate: %v\n%s", err, errb.String())
+	}
+	if !strings.Contains(out.String(), "19x19 board in a 1280x720 image") {
+		t.Fatalf("calibrate said:\n%s", out.String())
+	}
+	out.Reset()
+	if err := runDetect(context.Background(), []string{"--calib", cal, src}, &out, &errb); err != nil {
+		t.Fatalf("detect: %v\n%s", err, errb.String())
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if len(lines) != 20 || !strings.HasPrefix(lines[19], "confidence: ") {
+		t.Fatalf("detect printed:\n%s", out.String())
+	}
+	label, err := os.ReadFile(strings.TrimSuffix(src, ".jpg") + ".txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := strings.NewReplacer(" ", "", "B", "X", "W", "O").Replace(strings.TrimSpace(string(label)))
+	if got := strings.Join(lines[:19], "\n"); got != want {
+		t.Fatalf("read\n%s\nwant\n%s", got, want)
+	}
+}
