@@ -55,6 +55,8 @@ type App struct {
 	setup    *SetupScreen
 	camera   *CameraScreen
 	director *DirectorScreen
+	setupKB  fyne.CanvasObject // the set-up screen with its on-screen keyboard
+	dirKB    fyne.CanvasObject // the director's panel with its on-screen keyboard
 	shown    fyne.CanvasObject
 	live     chan struct{} // closed to stop the camera screen's live picture
 }
@@ -116,6 +118,9 @@ func (a *App) build() {
 		a.Show(ScreenMenu)
 	}
 	a.camera = NewCameraScreen(cam)
+	focused := func() fyne.Focusable { return a.win.Canvas().Focused() }
+	a.setupKB = withKeyboard(a.setup.Content(), focused)
+	defer func() { a.dirKB = withKeyboard(a.director.Content(), focused) }()
 	a.director = NewDirectorScreen(DirectorHandlers{
 		Act: func(pin string, act referee.DirectorAction) error {
 			if a.h.Director == nil {
@@ -201,7 +206,7 @@ func (a *App) Update(st referee.State, cond Conditions) {
 func (a *App) gameScreen() fyne.CanvasObject {
 	switch {
 	case a.st.Phase == referee.PhaseSetup:
-		return a.setup.Content()
+		return a.setupKB
 	case a.st.Phase == referee.PhaseMarking, a.st.Phase == referee.PhaseEnded && a.st.Score != nil:
 		return a.count.Content()
 	}
@@ -214,11 +219,11 @@ func (a *App) show() {
 	case ScreenMenu:
 		c = a.menu()
 	case ScreenSetup:
-		c = a.setup.Content()
+		c = a.setupKB
 	case ScreenCamera:
 		c = a.camera.Content()
 	case ScreenDirector:
-		c = a.director.Content()
+		c = a.dirKB
 	case ScreenLanguage:
 		c = a.languages()
 	default:

@@ -393,7 +393,7 @@ func TestAppFollowsTheGame(t *testing.T) {
 	w.Resize(displays[0])
 	a := NewApp(w, Handlers{})
 	a.Update(referee.State{Phase: referee.PhaseSetup}, Conditions{})
-	if a.Current() != a.setup.Content() {
+	if a.Current() != a.setupKB {
 		t.Error("set-up phase: the set-up screen is not showing")
 	}
 	st := playingState(t)
@@ -410,7 +410,7 @@ func TestAppFollowsTheGame(t *testing.T) {
 	a.Show(ScreenDirector)
 	st.Phase = referee.PhaseEnded
 	a.Update(st, Conditions{})
-	if a.Current() != a.director.Content() {
+	if a.Current() != a.dirKB {
 		t.Error("the end of the game pulled the director's screen away")
 	}
 	a.TypedKey(&fyne.KeyEvent{Name: fyne.KeyEscape})
@@ -449,5 +449,50 @@ func TestMenuAndLanguageScreens(t *testing.T) {
 			}
 		}
 		w.Close()
+	}
+}
+
+// TestOnScreenKeyboard types a name into the set-up screen with the on-screen keyboard.
+func TestOnScreenKeyboard(t *testing.T) {
+	newTestApp(t)
+	w := test.NewWindow(nil)
+	defer w.Close()
+	w.Resize(displays[1])
+	a := NewApp(w, Handlers{})
+	a.Update(referee.State{Phase: referee.PhaseSetup}, Conditions{})
+	tapLabel := func(label string) {
+		t.Helper()
+		for _, o := range test.LaidOutObjects(a.Current()) {
+			switch k := o.(type) {
+			case *keyCap:
+				if k.label == label && k.Visible() {
+					test.Tap(k)
+					return
+				}
+			case *widget.Button:
+				if k.Text == label && k.Visible() {
+					test.Tap(k)
+					return
+				}
+			}
+		}
+		t.Fatalf("no key %q", label)
+	}
+	tapLabel("Keyboard")
+	capture(t, "setup-keyboard-1280x720", a.Current(), displays[1])
+	w.Canvas().Focus(a.setup.BlackName)
+	tapLabel("⇧")
+	tapLabel("A")
+	tapLabel("⇧")
+	for _, k := range []string{"d", "a"} {
+		tapLabel(k)
+	}
+	tapLabel("x")
+	tapLabel("←")
+	if got := a.setup.BlackName.Text; got != "Ada" {
+		t.Errorf("typed %q, want Ada", got)
+	}
+	if w.Canvas().Focused() != a.setup.BlackName {
+		t.Error("typing took the focus away from the field")
 	}
 }
