@@ -383,6 +383,9 @@ func (t *Table) out() *event {
 // apply performs one input event. It must depend only on the table's state and the event, so
 // that replaying the journal reproduces the table exactly.
 func (t *Table) apply(ev *event) error {
+	if y := ev.At.Year(); ev.At.IsZero() || y < 1900 || y > 2200 {
+		return fmt.Errorf("referee: journal record %d (%s) has an implausible time %v", ev.Seq, ev.Kind, ev.At)
+	}
 	t.evNow.Store(ev.At.UnixNano())
 	defer t.evNow.Store(0)
 	if ev.At.After(t.lastAt) {
