@@ -37,7 +37,9 @@ type Handlers struct {
 	ExportSGF  func(pin string) (string, error)
 	Camera     CameraHandlers
 	Language   func(code string) // told after the language changed (to save it, for example)
-	Now        func() time.Time  // press times; nil = time.Now
+	// SetupDefaults fill the set-up screen when no game is set up (the table's configuration).
+	SetupDefaults referee.Setup
+	Now           func() time.Time // press times; nil = time.Now
 }
 
 // App is the kiosk's window content: it shows the screen the game needs (or the one the menu chose)
@@ -99,7 +101,11 @@ func (a *App) build() {
 		},
 		Menu: func() { a.Show(ScreenMenu) },
 	})
-	a.setup = NewSetupScreen(a.st.Setup, func(s referee.Setup) error {
+	initial := a.st.Setup
+	if initial.Rules == "" && initial.Size == 0 {
+		initial = a.h.SetupDefaults
+	}
+	a.setup = NewSetupScreen(initial, func(s referee.Setup) error {
 		if a.h.Setup == nil {
 			return nil
 		}

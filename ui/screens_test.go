@@ -496,3 +496,16 @@ func TestOnScreenKeyboard(t *testing.T) {
 		t.Error("typing took the focus away from the field")
 	}
 }
+
+func TestSetupDefaultsFromConfiguration(t *testing.T) {
+	newTestApp(t)
+	w := test.NewWindow(nil)
+	defer w.Close()
+	komi := 6.5
+	a := NewApp(w, Handlers{SetupDefaults: referee.Setup{Rules: "japanese", Size: 13, Komi: &komi, TimeControl: "40m+5x30s", Event: "Cup", Table: "7"}})
+	a.Update(referee.State{Phase: referee.PhaseSetup}, Conditions{})
+	s := a.setup
+	if s.Rules.Selected != "japanese" || s.Size.Selected != "13" || s.Komi.Text != "6.5" || s.TimeControl.Text != "40m+5x30s" || s.Event.Text != "Cup" || s.Table.Text != "7" {
+		t.Errorf("set-up shows %s/%s/%s/%s/%s/%s", s.Rules.Selected, s.Size.Selected, s.Komi.Text, s.TimeControl.Text, s.Event.Text, s.Table.Text)
+	}
+}

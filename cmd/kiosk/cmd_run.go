@@ -364,8 +364,20 @@ func (k *kiosk) handlers() ui.Handlers {
 			},
 			Save: k.saveCalibration,
 		},
-		Language: func(code string) { k.log.Info("language", "code", code) },
+		Language:      func(code string) { k.log.Info("language", "code", code) },
+		SetupDefaults: k.setupDefaults(),
 	}
+}
+
+// setupDefaults are the table's configured game settings, offered on the set-up screen.
+func (k *kiosk) setupDefaults() referee.Setup {
+	g := k.cfg.Game
+	s := referee.Setup{Rules: g.Rules, Size: g.Size, Komi: g.Komi, Handicap: g.Handicap, TimeControl: g.TimeControl,
+		Event: k.cfg.Event}
+	if k.cfg.Table > 0 {
+		s.Table = strconv.Itoa(k.cfg.Table)
+	}
+	return s
 }
 
 func (k *kiosk) logErr(what string, err error) {
@@ -508,7 +520,9 @@ func (k *kiosk) openSource(start time.Time) (frameSource, func(), error) {
 			return m, at, seq, err
 		}, func() {}, nil
 	}
-	src, err := vision.OpenCamera(k.cfg.Camera.Source, vision.LiveOptions{Logger: k.log, Name: k.cfg.Camera.Source})
+	spec := k.cfg.Camera.Spec()
+	k.log.Info("camera", "source", spec)
+	src, err := vision.OpenCamera(spec, vision.LiveOptions{Logger: k.log, Name: spec})
 	if err != nil {
 		return nil, nil, err
 	}
