@@ -64,6 +64,9 @@ func Find(img gocv.Mat, opts FindOptions) (Calibration, error) {
 	if minConf == 0 {
 		minConf = DefaultMinConfidence
 	}
+	if !fit.inView(w.lines.w, w.lines.h) {
+		return Calibration{}, fmt.Errorf("%w: the board is not entirely in view", ErrNoBoard)
+	}
 	c, err := w.calibration(img.Cols(), img.Rows(), fit)
 	if err != nil {
 		return Calibration{}, err

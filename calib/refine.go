@@ -50,7 +50,42 @@ func (g gridFit) confidence(lines *plane, cap float32) float64 {
 	lineFrac := float64(seen) / float64(g.cols+g.rows)
 	st := r.gapStubs(g.cols, g.rows, -1)
 	stubs := math.Min(1, min(st[0], st[1], st[2], st[3])/(0.5*g.on))
-	return g.contrast() * lineFrac * (0.5 + 0.5*stubs)
+	// A lattice that plainly continues past any of its edges (a line one spacing beyond, and
+	// the crossing lines running on to it) is part of a bigger grid or a board only partly in
+	// view, not a whole board. A decorative frame line beyond the edge has no crossing lines.
+	lu, lv := float64(g.cols-1), float64(g.rows-1)
+	var beyond [4]float64
+	for d := -0.15; d <= 0.151; d += 0.05 {
+		b := [4]float64{r.rowLine(-1+d, g.cols), r.colLine(lu+1+d, g.rows), r.rowLine(lv+1+d, g.cols), r.colLine(-1+d, g.rows)}
+		for k := range b {
+			beyond[k] = max(beyond[k], b[k])
+		}
+	}
+	outStubs := r.gapStubs(g.cols, g.rows, 1)
+	worst := 0.0
+	for k := range beyond {
+		worst = max(worst, min(beyond[k], outStubs[k])/g.on)
+	}
+	cont := math.Max(0, 1-worst)
+	return g.contrast() * lineFrac * (0.5 + 0.5*stubs) * cont
+}
+
+// inView reports whether the whole grid, up to its corner intersections, lies inside the w x h
+// image: the kiosk needs the whole board in view.
+func (g gridFit) inView(w, h int) bool {
+	hm, ok := gridH(g.cols, g.rows, g.corners)
+	if !ok {
+		return false
+	}
+	const m = 0
+	lu, lv := float64(g.cols-1), float64(g.rows-1)
+	for _, p := range [...]Point2{{-m, -m}, {lu + m, -m}, {lu + m, lv + m}, {-m, lv + m}} {
+		q := applyH(hm, p)
+		if !(q.X >= -1 && q.Y >= -1 && q.X <= float64(w) && q.Y <= float64(h)) {
+			return false
+		}
+	}
+	return true
 }
 
 // gridH is the homography from grid coordinates of g to work pixels.
