@@ -13,6 +13,7 @@ import (
 
 	"tengen/calib"
 	"tengen/internal/shareddata"
+	"tengen/vision"
 )
 
 func TestReplayUsage(t *testing.T) {
@@ -93,6 +94,15 @@ func TestReplayVisionGomrade(t *testing.T) {
 	cal, err := calib.FromCorners(1280, 720, 19, q)
 	if err != nil {
 		t.Fatal(err)
+	}
+	// First the vision alone: the empty board of frame 0 must read empty (if not, the failure
+	// below is the vision package's, not the referee's).
+	d, err := vision.DetectFile(filepath.Join(dir, "0.jpg"), vision.DetectOptions{Calibration: &cal})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := 361 - strings.Count(d.Reading.Text(), "."); n != 0 {
+		t.Errorf("vision reads %d stones on the empty board of 0.jpg (a vision regression):\n%s", n, d.Reading.Text())
 	}
 	calPath := filepath.Join(t.TempDir(), "cal.json")
 	if err := calib.Save(calPath, cal); err != nil {
