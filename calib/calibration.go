@@ -113,6 +113,9 @@ type Calibration struct {
 	BlackSide Side `json:"black_side"`
 	// Confidence is how sure the finder was (0..1); 1 for corners set by hand.
 	Confidence float64 `json:"confidence"`
+	// LightLines is set for boards with light lines on a dark surface (electronic boards);
+	// drift checks then look for light lines.
+	LightLines bool `json:"light_lines,omitempty"`
 }
 
 // FromCorners builds a calibration from four corner intersections given by hand

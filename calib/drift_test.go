@@ -194,3 +194,29 @@ func TestOrderCorners(t *testing.T) {
 		}
 	}
 }
+
+// TestFindLightLines: a board with light lines on a dark surface (here a real photo inverted)
+// is found too, at the same place, and Check then looks for light lines.
+func TestFindLightLines(t *testing.T) {
+	img, cal := gomradeSeq(t)
+	defer img.Close()
+	inv := gocv.NewMat()
+	defer inv.Close()
+	gocv.BitwiseNot(img, &inv)
+	c, err := Find(inv, FindOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !c.LightLines || c.Size != 19 {
+		t.Fatalf("inverted board: size %d light %v", c.Size, c.LightLines)
+	}
+	if e := cornerError(c.Corners, cal.Corners); e > cal.Spacing()/4 {
+		t.Fatalf("inverted board corners %.1f px from the normal photo's", e)
+	}
+	if rep, err := Check(inv, c); err != nil || rep.Moved {
+		t.Fatalf("Check on the inverted board: %+v %v", rep, err)
+	}
+	if rep, err := Check(img, c); err != nil || !rep.Moved {
+		t.Fatalf("Check looking for light lines on a dark-line board should fail: %+v %v", rep, err)
+	}
+}

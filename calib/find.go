@@ -2,6 +2,7 @@ package calib
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"sort"
@@ -41,14 +42,28 @@ var defaultSizes = [...]int{9, 13, 19}
 // and a confidence in 0..1. It returns an error wrapping ErrNoBoard when no grid is convincing,
 // and ErrBadImage for an empty or unsupported Mat. Black's side defaults to the image bottom.
 func Find(img gocv.Mat, opts FindOptions) (Calibration, error) {
+	if opts.Size != 0 && (opts.Size < MinSize || opts.Size > MaxSize) {
+		return Calibration{}, fmt.Errorf("%w: %d", ErrBoardSize, opts.Size)
+	}
+	// Almost every board has dark lines on a lighter surface; electronic and some painted
+	// boards have light lines on a dark one. Try the common case first.
+	c, err := findPolarity(img, opts, false)
+	if err == nil || !errors.Is(err, ErrNoBoard) {
+		return c, err
+	}
+	if c2, err2 := findPolarity(img, opts, true); err2 == nil {
+		return c2, nil
+	}
+	return Calibration{}, err
+}
+
+// findPolarity is Find for one line polarity (light lines on a dark board when light is set).
+func findPolarity(img gocv.Mat, opts FindOptions, light bool) (Calibration, error) {
 	work := opts.WorkSize
 	if work <= 0 {
 		work = defaultWorkSize
 	}
-	if opts.Size != 0 && (opts.Size < MinSize || opts.Size > MaxSize) {
-		return Calibration{}, fmt.Errorf("%w: %d", ErrBoardSize, opts.Size)
-	}
-	w, err := prepare(img, work)
+	w, err := prepareWith(img, work, true, light)
 	if err != nil {
 		return Calibration{}, err
 	}
@@ -71,6 +86,7 @@ func Find(img gocv.Mat, opts FindOptions) (Calibration, error) {
 	if err != nil {
 		return Calibration{}, err
 	}
+	c.LightLines = light
 	if c.Confidence < minConf {
 		return Calibration{}, fmt.Errorf("%w: best grid %dx%d has confidence %.2f (< %.2f)", ErrNoBoard, fit.cols, fit.rows, c.Confidence, minConf)
 	}

@@ -84,12 +84,12 @@ const defaultWorkSize = 1000
 // prepare converts img (BGR, BGRA or grey, any size) into a workImage whose longer side is at
 // most maxSide pixels.
 func prepare(img gocv.Mat, maxSide int) (*workImage, error) {
-	return prepareWith(img, maxSide, true)
+	return prepareWith(img, maxSide, true, false)
 }
 
 // prepareWith is prepare, optionally skipping the line-segment search (drift checks only
 // sample the line map).
-func prepareWith(img gocv.Mat, maxSide int, segments bool) (*workImage, error) {
+func prepareWith(img gocv.Mat, maxSide int, segments, light bool) (*workImage, error) {
 	if img.Empty() || img.Cols() < 16 || img.Rows() < 16 {
 		return nil, fmt.Errorf("%w: %dx%d", ErrBadImage, img.Cols(), img.Rows())
 	}
@@ -127,7 +127,11 @@ func prepareWith(img gocv.Mat, maxSide int, segments bool) (*workImage, error) {
 	defer kernel.Close()
 	bh := gocv.NewMat()
 	defer bh.Close()
-	gocv.MorphologyEx(gray, &bh, gocv.MorphBlackhat, kernel)
+	op := gocv.MorphBlackhat // thin dark lines
+	if light {
+		op = gocv.MorphTophat // thin light lines
+	}
+	gocv.MorphologyEx(gray, &bh, op, kernel)
 	gocv.GaussianBlur(bh, &bh, image.Pt(3, 3), 0.8, 0.8, gocv.BorderReplicate)
 
 	w := &workImage{sx: sx, sy: sy}
