@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"tengen/demo"
 )
 
 // buildKiosk builds the kiosk binary for the subprocess tests.
@@ -46,16 +48,21 @@ func TestCrashResume(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The kill moments are random times of the game (the demo lasts 170s of virtual time). Each
+	// The kill moments are random times of the game (the demo's length of virtual time). Each
 	// run is killed once its output shows it has reached its moment, plus a random delay of up to
 	// one move's worth of time, so that kills land between, during and right after events.
 	const speed = 20
 	seed := uint64(time.Now().UnixNano())
 	t.Logf("seed %d", seed)
 	rng := rand.New(rand.NewPCG(20260314, seed))
+	script, err := demo.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	length := script.Duration().Seconds()
 	targets := make([]float64, kills)
 	for i := range targets {
-		targets[i] = 1.5 + rng.Float64()*168
+		targets[i] = 1.5 + rng.Float64()*(length-3)
 	}
 	slices.Sort(targets)
 	journal := filepath.Join(dir, "j1")
