@@ -56,11 +56,11 @@ func Detect(img gocv.Mat, opt DetectOptions) (Detection, error) {
 			return Detection{}, fmt.Errorf("vision: --size %d but the calibration is for %dx%d", opt.Size, cal.Size, cal.Size)
 		}
 	} else {
-		c, err := calib.Find(img, calib.FindOptions{Size: opt.Size})
+		c, err := FindBoard(img, opt.Size, opt.Params)
 		if err != nil {
-			return Detection{}, fmt.Errorf("vision: %w", err)
+			return Detection{}, err
 		}
-		cal = CheckGrid(img, c, opt.Params)
+		cal = c
 	}
 	r, err := NewReader(cal, opt.Params)
 	if err != nil {
@@ -79,6 +79,34 @@ func Detect(img gocv.Mat, opt DetectOptions) (Detection, error) {
 	}
 	mean /= float64(len(rd.Confidence))
 	return Detection{Calibration: cal, Reading: rd, Confidence: cal.Confidence * mean}, nil
+}
+
+// StillMinConfidence is the least board-finder confidence FindBoard accepts outright; weaker fits
+// (down to LowMinConfidence) are accepted only when the reader sees the grid lines on most
+// empty points of the grid CheckGrid settles on.
+const (
+	StillMinConfidence = calib.DefaultMinConfidence
+	LowMinConfidence   = 0.3
+)
+
+// FindBoard finds the board in a still photograph for reading: calib.Find (a size of 0 lets it
+// choose among 9, 13 and 19), then CheckGrid. A fit the finder is unsure of (often one line off,
+// which CheckGrid corrects) is kept when, on the corrected grid, at least a third of the points
+// show their grid-line cross clearly; otherwise it fails with an error wrapping calib.ErrNoBoard.
+func FindBoard(img gocv.Mat, size int, p Params) (calib.Calibration, error) {
+	c, err := calib.Find(img, calib.FindOptions{Size: size, MinConfidence: LowMinConfidence})
+	if err != nil {
+		return calib.Calibration{}, fmt.Errorf("vision: %w", err)
+	}
+	c = CheckGrid(img, c, p)
+	if c.Confidence >= StillMinConfidence {
+		return c, nil
+	}
+	if lined := gridScore(img, c, p); lined*3 < c.Size*c.Size {
+		return calib.Calibration{}, fmt.Errorf("vision: %w: the best grid (confidence %.2f) shows its lines on only %d of %d points",
+			calib.ErrNoBoard, c.Confidence, max(lined, 0), c.Size*c.Size)
+	}
+	return c, nil
 }
 
 // CheckGrid guards against a found grid that is one line off (the board's edge mistaken for a
@@ -106,7 +134,9 @@ func CheckGrid(img gocv.Mat, cal calib.Calibration, p Params) calib.Calibration 
 	return best
 }
 
-// gridScore counts the empty points whose grid-line cross is clearly visible (-1 if unreadable).
+// gridScore counts the empty points whose grid-line cross is clearly visible (-1 if unreadable),
+// less the points of any edge line read as (nearly) all stones: a grid one line too far out puts
+// its edge line on the board's dark border or the table, which reads as a row of black stones.
 // It looks at a finer canonical image than live reading, where thin lines stay sharp.
 func gridScore(img gocv.Mat, cal calib.Calibration, p Params) int {
 	p.Spacing = max(p.Spacing, 360/(cal.Size-1))
@@ -120,13 +150,30 @@ func gridScore(img gocv.Mat, cal calib.Calibration, p Params) int {
 		return -1
 	}
 	lv := measureLevels(r.feats, r.params, &r.scratch)
-	n := 0
+	score := 0
 	for i, f := range r.feats {
 		if rd.Stones[i] == 0 && f.InLine > 0.5*lv.line && f.InLine > 0.05 {
-			n++
+			score++
 		}
 	}
-	return n
+	n := cal.Size
+	for _, line := range [4]func(k int) int{
+		func(k int) int { return k },           // top row
+		func(k int) int { return (n-1)*n + k }, // bottom row
+		func(k int) int { return k * n },       // left column
+		func(k int) int { return k*n + n - 1 }, // right column
+	} {
+		stones := 0
+		for k := 0; k < n; k++ {
+			if rd.Stones[line(k)] != 0 {
+				stones++
+			}
+		}
+		if stones >= n-2 {
+			score -= stones
+		}
+	}
+	return score
 }
 
 // CameraKind says what a camera description names.
