@@ -42,13 +42,12 @@ func TestRoboflowCrossCheck(t *testing.T) {
 	var points, wrong, perfect, stones, missed int
 	for _, p := range imgs {
 		img := gocv.IMRead(p, gocv.IMReadColor|gocv.IMReadIgnoreOrientation)
-		cal, err := calib.Find(img, calib.FindOptions{})
+		cal, err := FindBoard(img, 0, Params{})
 		if err != nil {
 			noBoard++
 			img.Close()
 			continue
 		}
-		cal = CheckGrid(img, cal, Params{})
 		r, err := NewReader(cal, Params{})
 		if err != nil {
 			t.Fatal(err)
