@@ -159,7 +159,7 @@ func (a *App) Show(s Screen) {
 	}
 	a.screen = s
 	if s == ScreenCamera {
-		a.camera.Grab()
+		a.camera.GrabAsync()
 		if a.h.Camera.Frame != nil {
 			a.live = make(chan struct{})
 			go a.livePicture(a.live, a.h.Camera.Frame)

@@ -270,7 +270,7 @@ func NewCameraScreen(h CameraHandlers) *CameraScreen {
 	c.Size = widget.NewSelect([]string{"9", "13", "19"}, func(string) { c.applySize() })
 	refresh := widget.NewButton(tr("Find the board"), func() {
 		c.edited = false
-		c.Grab()
+		c.GrabAsync()
 	})
 	save := widget.NewButton(tr("Save"), c.save)
 	save.Importance = widget.HighImportance
@@ -344,7 +344,28 @@ func (c *CameraScreen) SetFrame(img image.Image) {
 	c.Preview.SetView(v)
 }
 
-// Grab asks for a fresh frame and detection.
+// GrabAsync asks for a fresh frame and detection without blocking the screen (finding the board
+// takes a moment); the result is shown when it comes.
+func (c *CameraScreen) GrabAsync() {
+	if c.h.Grab == nil {
+		return
+	}
+	c.Message.SetText(tr("Finding the board…"))
+	grab := c.h.Grab
+	go func() {
+		v, err := grab()
+		fyne.Do(func() {
+			c.Message.SetText("")
+			if err != nil {
+				c.Message.SetText(err.Error())
+				return
+			}
+			c.SetView(v)
+		})
+	}()
+}
+
+// Grab asks for a fresh frame and detection and waits for it.
 func (c *CameraScreen) Grab() {
 	if c.h.Grab == nil {
 		return
