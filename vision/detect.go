@@ -71,8 +71,7 @@ func Detect(img gocv.Mat, opt DetectOptions) (Detection, error) {
 	if err != nil {
 		return Detection{}, err
 	}
-	rd.Stones = append(rd.Stones[:0:0], rd.Stones...)
-	rd.Confidence = append(rd.Confidence[:0:0], rd.Confidence...)
+	rd = rd.Clone()
 	var mean float64
 	for _, c := range rd.Confidence {
 		mean += float64(c)

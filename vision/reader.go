@@ -156,6 +156,13 @@ func (r *Reader) Read(frame gocv.Mat) (Reading, error) {
 	return rd, nil
 }
 
+// Clone returns a copy of the reading that the next Read does not overwrite.
+func (rd Reading) Clone() Reading {
+	rd.Stones = append([]observe.Stone(nil), rd.Stones...)
+	rd.Confidence = append([]float32(nil), rd.Confidence...)
+	return rd
+}
+
 // Observation converts a Reading to board coordinates (row 0 = the far row from Black) using the
 // calibration's BlackSide, stamped with the frame's time and sequence number. It copies the slices.
 func (rd Reading) Observation(cal calib.Calibration, t time.Time, seq uint64) observe.Observation {
