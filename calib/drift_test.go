@@ -3,6 +3,7 @@ package calib
 import (
 	"errors"
 	"fmt"
+	"os"
 	"image"
 	"image/color"
 	"path/filepath"
@@ -218,5 +219,45 @@ func TestFindLightLines(t *testing.T) {
 	}
 	if rep, err := Check(img, c); err != nil || !rep.Moved {
 		t.Fatalf("Check looking for light lines on a dark-line board should fail: %+v %v", rep, err)
+	}
+}
+
+// TestEdgeStonesDoNotShiftCorners paints stones on all four corner intersections and along the
+// edge lines of a real photo: the corners found must stay where they were without them.
+func TestEdgeStonesDoNotShiftCorners(t *testing.T) {
+	img, cal := gomradeSeq(t)
+	defer img.Close()
+	painted := img.Clone()
+	defer painted.Close()
+	r := int(cal.Spacing() * 0.47)
+	n := cal.Size - 1
+	stone := func(col, row int, black bool) {
+		p := cal.IntersectionPixel(col, row)
+		c := color.RGBA{235, 235, 230, 0}
+		if black {
+			c = color.RGBA{25, 25, 25, 0}
+		}
+		gocv.Circle(&painted, image.Pt(int(p.X), int(p.Y)), r, c, -1)
+	}
+	for i, cr := range [][2]int{{0, 0}, {n, 0}, {n, n}, {0, n}} {
+		stone(cr[0], cr[1], i%2 == 0)
+	}
+	for k := 3; k < n-2; k += 2 {
+		stone(k, 0, k%4 == 1)
+		stone(n, k, k%4 == 3)
+		stone(k, n, k%4 == 3)
+		stone(0, k, k%4 == 1)
+	}
+	if d := os.Getenv("CALIB_DUMP"); d != "" {
+		gocv.IMWrite(filepath.Join(d, "edge_stones.png"), painted)
+	}
+	c, err := Find(painted, FindOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := cornerError(c.Corners, cal.Corners)
+	t.Logf("with %d edge stones: corners moved %.2f px = %.3f spacing", 4+4*((n-4)/2), e, e/cal.Spacing())
+	if c.Size != cal.Size || e > cal.Spacing()/8 {
+		t.Fatalf("edge stones moved the corners by %.1f px (size %d)", e, c.Size)
 	}
 }
