@@ -109,7 +109,7 @@ func (p *Preview) DragEnd() { p.dragging = -1 }
 func (p *Preview) CreateRenderer() fyne.WidgetRenderer {
 	img := canvas.NewImageFromImage(nil)
 	img.FillMode = canvas.ImageFillContain
-	img.ScaleMode = canvas.ImageScaleFastest
+	img.ScaleMode = canvas.ImageScaleSmooth
 	r := &previewRenderer{p: p, img: img, bg: canvas.NewRectangle(color.Black)}
 	for i := range r.handles {
 		h := canvas.NewCircle(color.NRGBA{R: colToMove.R, G: colToMove.G, B: colToMove.B, A: 0x90})
