@@ -3,9 +3,9 @@ package calib
 import (
 	"errors"
 	"fmt"
-	"os"
 	"image"
 	"image/color"
+	"os"
 	"path/filepath"
 	"testing"
 	"time"
