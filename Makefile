@@ -29,5 +29,9 @@ bench: deps
 oracle: build
 	scripts/oracle
 
+# The linux/arm64 binary for the Raspberry Pi, cross-built in a Debian 12 arm64 root (needs root).
+pi:
+	scripts/ci-arm64 --build-only
+
 clean:
 	rm -rf bin
