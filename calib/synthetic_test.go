@@ -1,6 +1,8 @@
 package calib
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"image"
 	"image/color"
@@ -75,5 +77,16 @@ func TestFindSyntheticSizes(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestFindCancelled: a cancelled context stops the search with the context's error.
+func TestFindCancelled(t *testing.T) {
+	frame := syntheticBoard(t, 19, [4]Point2{{400, 90}, {900, 100}, {1010, 650}, {300, 640}})
+	defer frame.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := Find(frame, FindOptions{Context: ctx}); !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled Find: %v", err)
 	}
 }
