@@ -156,13 +156,25 @@ func (t *Table) Observe(o observe.Observation) {
 		t.rawSince = time.Time{}
 		return
 	}
-	if t.evaluated || o.Time.Sub(t.rawSince) < hold || o.Time.Before(t.lastAt) {
+	if t.evaluated || o.Time.Sub(t.rawSince) < hold || t.stale(o.Time) {
 		return
 	}
 	t.evaluated = true
 	s := t.seen.Clone()
 	s.Time, s.Seq = o.Time, o.Seq
 	t.onSettled(s, t.rawSince.Add(hold))
+}
+
+// staleWindow is how far before the last journaled event a frame counts as already accounted
+// for (a restarted replay sees up to a few seconds of frames again). A frame older than that
+// means the system clock went back; it is used, or the table would stop seeing the board.
+const staleWindow = 5 * time.Second
+
+// stale reports whether a frame at ft precedes the last journaled event (and so was, or could
+// have been, considered before it).
+func (t *Table) stale(ft time.Time) bool {
+	d := t.lastAt.Sub(ft)
+	return d > 0 && d <= staleWindow
 }
 
 // usableSeen reports whether the last stable reading still describes the board: the latest raw

@@ -723,3 +723,45 @@ func TestMoveTimedAtPress(t *testing.T) {
 		t.Fatalf("Black was charged %v, want %v (up to the press)", used, pressed.Sub(started))
 	}
 }
+
+// TestClockJumpBack: frames stamped long before the last event (the system clock went back) are
+// still used, while frames just before it (seen again after a restart) are not acted on.
+func TestClockJumpBack(t *testing.T) {
+	h := newHarness(t, 9, nil)
+	start(h, nil)
+	h.put('X', "E5")
+	h.hand()
+	h.press(clock.BlackClock)
+	back := h.now().Add(-time.Hour)
+	for i := 0; i < 2; i++ {
+		o := h.observation(h.board)
+		o.Time = back.Add(time.Duration(i) * time.Second)
+		h.tab.Observe(o)
+	}
+	if s := h.state(); s.Banner.Kind != VerdictMove || s.MoveNumber != 1 {
+		t.Fatalf("after a clock jump: %v %q", s.Banner.Kind, s.Banner.Message)
+	}
+	// A frame 1s older than the last event, showing a changed board, is not acted on.
+	h.put('O', "C3")
+	h.hand()
+	h.press(clock.WhiteClock)
+	if !h.state().Waiting {
+		t.Fatal("the press should wait")
+	}
+	last := h.tab.LastEventTime()
+	for i := 0; i < 2; i++ {
+		o := h.observation(h.board)
+		o.Time = last.Add(-2*time.Second + time.Duration(i)*time.Second)
+		h.tab.Observe(o)
+	}
+	if s := h.state(); s.MoveNumber != 1 || !s.Waiting {
+		t.Fatalf("a stale frame was acted on: %q", s.Banner.Message)
+	}
+	// The next current frame settles it.
+	o := h.observation(h.board)
+	o.Time = last.Add(100 * time.Millisecond)
+	h.tab.Observe(o)
+	if s := h.state(); s.MoveNumber != 2 {
+		t.Fatalf("the current frame was not used: %q", s.Banner.Message)
+	}
+}
