@@ -1,16 +1,17 @@
 package calib
 
 import (
-	"fmt"
 	"image"
 	"image/color"
 	"os"
+	"path/filepath"
 	"testing"
 
 	"gocv.io/x/gocv"
 )
 
-// TestDebugOverlay draws found grids for images named in CALIB_DEBUG (developer aid).
+// TestDebugOverlay traces the finder on the image named in CALIB_DEBUG and draws the found grid
+// over it (a developer aid; skipped otherwise).
 func TestDebugOverlay(t *testing.T) {
 	f := os.Getenv("CALIB_DEBUG")
 	if f == "" {
@@ -38,5 +39,7 @@ func TestDebugOverlay(t *testing.T) {
 		a, b = c.IntersectionPixel(0, i), c.IntersectionPixel(c.Size-1, i)
 		gocv.Line(&img, image.Pt(int(a.X), int(a.Y)), image.Pt(int(b.X), int(b.Y)), color.RGBA{255, 0, 0, 0}, 1)
 	}
-	gocv.IMWrite(fmt.Sprintf("/tmp/cal/overlay.png"), img)
+	out := filepath.Join(os.TempDir(), "calib-overlay.png")
+	gocv.IMWrite(out, img)
+	t.Logf("overlay written to %s", out)
 }
