@@ -263,3 +263,25 @@ func TestEdgeStonesDoNotShiftCorners(t *testing.T) {
 		t.Fatalf("edge stones moved the corners by %.1f px (size %d)", e, c.Size)
 	}
 }
+
+// TestCheckHandIsNotDrift: a hand and forearm reaching over the board's right edge (a player
+// placing a stone) must not be taken for a moved board.
+func TestCheckHandIsNotDrift(t *testing.T) {
+	img, cal := gomradeSeq(t)
+	defer img.Close()
+	for _, r := range []int{60, 100, 150} {
+		h := img.Clone()
+		p := cal.IntersectionPixel(cal.Size-1, cal.Size/2)
+		skin := color.RGBA{120, 150, 200, 0} // BGR order in gocv: a light skin tone
+		gocv.Circle(&h, image.Pt(int(p.X), int(p.Y)), r, skin, -1)
+		gocv.Rectangle(&h, image.Rect(int(p.X), int(p.Y)-r/2, h.Cols(), int(p.Y)+r/2), skin, -1)
+		rep, err := Check(h, cal)
+		h.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rep.Moved {
+			t.Errorf("hand of radius %d px reported as drift: %+v", r, rep)
+		}
+	}
+}
