@@ -59,7 +59,8 @@ type Result struct {
 }
 
 // lookback is how far before the last journaled event a resumed run starts feeding frames again,
-// so that the referee sees a stable board before the next scripted action.
+// so that the referee sees a stable board before the next scripted action. It must stay below the
+// referee's window for frames already accounted for (5s), so those frames are only learnt from.
 const lookback = 3 * time.Second
 
 // Run replays the session. It returns when the session's time is over, the game has ended and
