@@ -380,10 +380,18 @@ func (g *Game) RetractAndPass(m Move) (Played, error) {
 // execute plays a checked (or lenient) move and updates the state, the history and the superko table.
 func (g *Game) execute(m Move, p int, retracted Move, isRetract bool) {
 	b := g.b
-	g.hist = append(g.hist, record{})
-	rec := &g.hist[len(g.hist)-1]
-	*rec = record{color: m.Color, pass: m.Pass, cell: int16(p), capFrom: int32(len(g.log)), hashBefore: b.hash,
-		koBefore: int16(b.ko), before: g.st, isRetract: isRetract}
+	n := len(g.hist)
+	if n == cap(g.hist) {
+		g.hist = append(g.hist, record{})
+	}
+	g.hist = g.hist[:n+1]
+	// every field is written: the slot may hold an undone record
+	rec := &g.hist[n]
+	rec.hashBefore, rec.key = b.hash, 0
+	rec.capFrom, rec.capOpp, rec.capSelf, rec.repeats = int32(len(g.log)), 0, 0, -1
+	rec.cell, rec.koBefore = int16(p), int16(b.ko)
+	rec.color, rec.pass, rec.inserted, rec.isRetract = m.Color, m.Pass, false, isRetract
+	rec.before = g.st
 	if isRetract {
 		if g.retracted == nil {
 			g.retracted = map[int]Move{}
