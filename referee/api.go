@@ -173,16 +173,19 @@ type State struct {
 	Size         int            // board size (0 in PhaseSetup)
 	Board        []engine.Color // the game's board, row-major Y*Size+X (Y = 0 is the top row)
 	Seen         []observe.Stone
-	ToMove       engine.Color   // the player to move (Empty when nobody may move)
-	MoveNumber   int            // moves (and passes) recorded so far
-	LastMove     *engine.Move   // the last recorded move, nil before the first
-	Black, White Side           //
-	ClockRunning engine.Color   // whose clock runs; Empty when stopped or paused
-	ClocksPaused bool           // the clocks are paused (after a restart or by the director)
-	Waiting      bool           // a press waits for a clear view of the board
-	Banner       Verdict        // the current message (Kind VerdictNone when there is nothing to say)
-	History      []Verdict      // the latest verdicts, newest last (at most HistoryLen)
-	Expected     []engine.Point // points where the board must change to match the game (highlight), if any
+	ToMove       engine.Color // the player to move (Empty when nobody may move)
+	MoveNumber   int          // moves (and passes) recorded so far
+	LastMove     *engine.Move // the last recorded move, nil before the first
+	Black, White Side         //
+	ClockRunning engine.Color // whose clock runs; Empty when stopped or paused
+	ClocksPaused bool         // the clocks are paused (after a restart or by the director)
+	Waiting      bool         // a press waits for a clear view of the board
+	// QueuedPresses counts the presses made while an earlier one was still being checked: they
+	// count, in order, once it has (or are refused with a verdict if it did not count).
+	QueuedPresses int
+	Banner        Verdict        // the current message (Kind VerdictNone when there is nothing to say)
+	History       []Verdict      // the latest verdicts, newest last (at most HistoryLen)
+	Expected      []engine.Point // points where the board must change to match the game (highlight), if any
 	// Marking and counting.
 	Dead            []engine.Point // stones marked dead (PhaseMarking, PhaseEnded)
 	ProposalPending bool           // the GTP engine's dead-stone proposal is being computed

@@ -248,7 +248,7 @@ func (t *Table) reopen(at time.Time) {
 	}
 	t.result = ""
 	t.phase = PhasePlaying
-	t.pending, t.capture, t.halted = nil, nil, nil
+	t.pending, t.capture, t.halted, t.queue = nil, nil, nil, nil
 	t.dead = map[engine.Point]bool{}
 	t.score = nil
 	t.confirm = [3]bool{}

@@ -1,6 +1,7 @@
 package referee
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -78,6 +79,7 @@ func (t *Table) prepare(s Setup, at time.Time) (Setup, engine.Rules, *engine.Gam
 		if err != nil {
 			return bad(err)
 		}
+		clk.SetReportDelay(t.opts.FlagGrace)
 	}
 	return s, rules, g, clk, nil
 }
@@ -232,14 +234,18 @@ func (t *Table) applyObs(o observe.Observation) error {
 				t.capture = nil
 				played, err := t.game.Play(c.Move)
 				if err != nil {
+					t.refuseQueue(o.Time)
 					return err
 				}
+				before := t.game.MoveNumber()
 				t.accept(played, later(c.At, o.Time), "")
+				t.afterCheck(t.game.MoveNumber() >= before, o.Time)
 			case sameBoard(c.Before, o):
 				t.capture = nil
 				t.setBanner(Verdict{Kind: VerdictInfo, Color: c.Move.Color, At: o.Time,
 					Message: fmt.Sprintf("%s took the stone at %s back: still %s to play.", title(c.Move.Color),
 						c.Move.Point.GTP(t.game.Size()), title(c.Move.Color))})
+				t.refuseQueue(o.Time)
 			}
 			return nil
 		}
@@ -302,6 +308,7 @@ func (t *Table) Press(p clock.Press) error {
 	if p.At.IsZero() {
 		p.At = t.live.Now()
 	}
+	prev := t.pending
 	if err := t.runEvent(&event{Kind: kindPress, At: p.At, Press: p}); err != nil {
 		return err
 	}
@@ -311,7 +318,7 @@ func (t *Table) Press(p clock.Press) error {
 		t.evaluated = true
 		t.onSettled(s, t.rawSince.Add(t.stab.Hold()))
 	}
-	if t.pending != nil {
+	if t.pending != nil && t.pending != prev { // this press waits (a queued one said so already)
 		t.waitingBanner()
 		t.bump()
 	}
@@ -329,22 +336,157 @@ func (t *Table) waitingBanner() {
 	t.setBanner(Verdict{Kind: VerdictWaiting, Color: p.Color, At: p.At, Message: msg})
 }
 
+// Presses made while an earlier press is still being checked (the board not yet still, or a
+// capture waiting for the captured stones to be taken off) are never dropped. They wait in order,
+// as a tournament director would expect of a chess clock: each counts, at its own time, once the
+// press before it has counted. If the earlier press did not count (no new stone, the board
+// differs, no clear view, the capturing stone taken back, play halted), the queued presses are
+// refused with the earlier press's verdict, saying so: their meaning depended on it (the pass
+// button passes for the side to move), so guessing would record a move for the wrong colour. At
+// most maxQueued presses wait; one more is refused with a verdict. The queue is rebuilt from the
+// journal's press records like every other state.
+
 func (t *Table) applyPress(p clock.Press, at time.Time) error {
 	t.presses++
 	if p.Button == clock.DirectorButton {
 		t.setBanner(Verdict{Kind: VerdictDirector, At: at, Message: "The director is called."})
 		return nil
 	}
+	switch p.Button {
+	case clock.BlackClock, clock.WhiteClock, clock.PassButton:
+	default:
+		return fmt.Errorf("referee: unknown button %v", p.Button)
+	}
+	if t.phase == PhaseReady || t.phase == PhasePlaying {
+		if t.busyFor(p) {
+			t.enqueue(p, at)
+			return nil
+		}
+		if t.capture != nil {
+			// The mover presses again: look at the board afresh (the captured stones may be off,
+			// or something else may have changed).
+			t.capture = nil
+		}
+	}
+	return t.pressNow(p, at, at)
+}
+
+// pressName names a press for verdicts: "Black's clock press", "the pass".
+func pressName(b clock.Button) string {
+	switch b {
+	case clock.BlackClock:
+		return "Black's clock press"
+	case clock.WhiteClock:
+		return "White's clock press"
+	}
+	return "the pass"
+}
+
+// busyFor reports whether p must wait behind an earlier press: one is being checked or already
+// waiting, or a capture waits for its stones to come off (only the mover's own button, which
+// asks for a fresh look, does not wait for that).
+func (t *Table) busyFor(p clock.Press) bool {
+	switch {
+	case t.pending != nil:
+		return true
+	case t.capture != nil:
+		return p.Button != clock.ClockButton(sideOf(t.capture.Move.Color))
+	}
+	return len(t.queue) > 0
+}
+
+// enqueue queues p behind the press being checked, or refuses it when the queue is full.
+func (t *Table) enqueue(p clock.Press, at time.Time) {
+	if len(t.queue) >= maxQueued {
+		t.setBanner(Verdict{Kind: VerdictInfo, At: at,
+			Message: fmt.Sprintf("%s was not counted: %d presses are waiting already for the board to be checked. Keep hands off the board.",
+				upper(pressName(p.Button)), len(t.queue))})
+		return
+	}
+	t.queue = append(t.queue, p)
+	if c := t.capture; c != nil && t.pending == nil {
+		who := upper(pressName(p.Button))
+		if p.Button == clock.PassButton {
+			who = title(c.Move.Color.Opponent()) + "'s pass"
+		}
+		t.setBanner(Verdict{Kind: VerdictRemoveCaptures, Color: c.Move.Color, At: at, Points: c.Captured,
+			Message: fmt.Sprintf("First remove the captured stones at %s. %s waits until then.", vertices(t.game.Size(), c.Captured), who)})
+		return
+	}
+	what := "the move"
+	if t.pending != nil && t.pending.Start {
+		what = "the starting position"
+	}
+	t.setBanner(Verdict{Kind: VerdictWaiting, At: at,
+		Message: fmt.Sprintf("%s waits until %s is checked… keep hands off the board.", upper(pressName(p.Button)), what)})
+}
+
+func upper(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// afterCheck is called when a press or capture being checked is settled. If it counted (the game
+// moved on) the queued presses are applied in order, each at its own time, until one has to wait
+// again; otherwise they are refused, and the verdict says so.
+func (t *Table) afterCheck(counted bool, now time.Time) {
+	for len(t.queue) > 0 && t.pending == nil && t.capture == nil {
+		if !counted || t.phase != PhasePlaying {
+			t.refuseQueue(now)
+			return
+		}
+		p := t.queue[0]
+		t.queue = t.queue[1:]
+		if len(t.queue) == 0 {
+			t.queue = nil
+		}
+		before := t.game.MoveNumber()
+		_ = t.pressNow(p, p.At, now)
+		counted = t.game.MoveNumber() != before || t.pending != nil || t.capture != nil
+	}
+}
+
+// refuseQueue drops the queued presses and adds why to the current verdict.
+func (t *Table) refuseQueue(at time.Time) {
+	if len(t.queue) == 0 {
+		return
+	}
+	names := make([]string, len(t.queue))
+	for i, p := range t.queue {
+		names[i] = pressName(p.Button)
+	}
+	t.queue = nil
+	v := t.banner
+	if v.Kind == VerdictNone {
+		v.Kind = VerdictInfo
+	}
+	v.At = later(v.At, at)
+	v.Message = strings.TrimSpace(v.Message + fmt.Sprintf(" (%s made while the board was being checked: not counted, since the press before did not count. Press again.)",
+		upper(strings.Join(names, ", "))))
+	t.setBanner(v)
+}
+
+// decide is what p means at the table by the clock's own button rules (clock.Decide), taken on
+// the referee's view of the clock: the game's player to move, running unless paused. A flag is
+// the referee's to call (after the report delay, or when the mover's switch finds it), so the
+// decision is made as if none had fallen.
+func (t *Table) decide(p clock.Press) clock.Decision {
+	return clock.Decide(clock.State{ToMove: sideOf(t.game.ToMove()), Started: true, Running: !t.paused}, p)
+}
+
+// pressNow applies a press that waits for nothing: at is the press's time, now the time it is
+// applied (later than at for a press that waited in the queue).
+func (t *Table) pressNow(p clock.Press, at, now time.Time) error {
 	var c engine.Color
 	switch p.Button {
 	case clock.BlackClock:
 		c = engine.Black
 	case clock.WhiteClock:
 		c = engine.White
-	case clock.PassButton:
-	default:
-		return fmt.Errorf("referee: unknown button %v", p.Button)
 	}
+	deadline := later(at, now).Add(t.opts.PressWait)
 	switch t.phase {
 	case PhaseSetup:
 		t.setBanner(Verdict{Kind: VerdictInfo, At: at, Message: "Set up the game first."})
@@ -352,35 +494,32 @@ func (t *Table) applyPress(p clock.Press, at time.Time) error {
 		if c == engine.Empty {
 			return nil
 		}
-		t.pending = &pendingPress{Start: true, Color: c, At: at, Deadline: at.Add(t.opts.PressWait)}
+		t.pending = &pendingPress{Start: true, Color: c, At: at, Deadline: deadline}
 	case PhasePlaying:
 		g := t.game
-		if t.pending != nil {
-			return nil // already checking
-		}
-		if t.capture != nil && c == t.capture.Move.Color {
-			// The mover presses again: look at the board afresh (the captured stones may be off,
-			// or something else may have changed).
-			t.capture = nil
-		}
 		if t.capture != nil {
 			t.setBanner(Verdict{Kind: VerdictRemoveCaptures, Color: t.capture.Move.Color, At: at,
 				Points: t.capture.Captured, Message: fmt.Sprintf("First remove the captured stones at %s.",
 					vertices(g.Size(), t.capture.Captured))})
 			return nil
 		}
-		if c == engine.Empty {
+		d := t.decide(p)
+		switch {
+		case d.Action == clock.Pass || d.Action == clock.StopRequest:
 			return t.pass(at)
-		}
-		if c != g.ToMove() {
-			if t.paused && t.halted == nil {
-				return t.applyResumeClocks(at)
-			}
+		case d.Action == clock.Resume:
+			return t.applyResumeClocks(at)
+		case d.Action == clock.Ignore && d.Reason == clock.NotToMove:
 			t.setBanner(Verdict{Kind: VerdictNotYourTurn, Color: c, At: at,
 				Message: fmt.Sprintf("It is %s's turn: %s's clock press changes nothing.", title(g.ToMove()), title(c))})
 			return nil
+		case d.Action == clock.Ignore && p.Button == clock.PassButton:
+			// The clocks are paused (after a restart): a pass still counts and restarts them.
+			return t.pass(at)
 		}
-		t.pending = &pendingPress{Color: c, At: at, Deadline: at.Add(t.opts.PressWait)}
+		// A Move, or the mover's press while the clocks are paused after a restart: the move
+		// counts and restarts them.
+		t.pending = &pendingPress{Color: c, At: at, Deadline: deadline}
 	case PhaseHalted:
 		t.setBanner(Verdict{Kind: VerdictInfo, At: at, Message: "Play is halted: the director must rule before play continues."})
 	case PhaseMarking:
@@ -398,11 +537,13 @@ func (t *Table) resolve(o observe.Observation) {
 	// The press ends the move: the clock switches at the press, however long the board took to
 	// settle (the player is not charged for the camera's stability wait).
 	at := p.At
+	before, ready := t.game.MoveNumber(), t.phase == PhaseReady
 	if p.Start {
 		t.startGame(o, at)
-		return
+	} else {
+		t.evaluate(p.Color, o, at)
 	}
-	t.evaluate(p.Color, o, at)
+	t.afterCheck(t.game.MoveNumber() != before || (ready && t.phase == PhasePlaying), o.Time)
 }
 
 func (t *Table) boardDiffers(c engine.Color, why string, ms []mismatch, at time.Time) {
@@ -668,6 +809,7 @@ func (t *Table) syncClock(at time.Time) {
 		t.log.Error("re-seating the clock", "err", err)
 		return
 	}
+	nc.SetReportDelay(t.opts.FlagGrace)
 	t.clk = nc
 	if running {
 		_ = nc.Resume(at)
@@ -683,30 +825,124 @@ func (t *Table) applyTimeout(at time.Time) error {
 	t.setBanner(Verdict{Kind: VerdictNotSeen, Color: p.Color, At: at,
 		Message: fmt.Sprintf("The board could not be seen clearly for %v (hands over it?): keep hands off the board and press the clock again.",
 			t.opts.PressWait.Round(time.Second))})
+	t.refuseQueue(at)
 	return nil
 }
 
 // Tick lets the table notice what happens with time alone: a waiting press that found no clear
-// view of the board in time, and a flag that fell. The kiosk calls it a few times a second.
+// view of the board in time, and a flag that fell (called once the clock's report delay,
+// Options.FlagGrace, has passed, so that a press made just before it still counts). Both are
+// journaled at the instant they happened, not when Tick noticed, so a late Tick decides exactly
+// as a punctual one: Watch calls it at the right moments, and calling it more often changes
+// nothing. Tick reads the clock without changing it (clock.Poll would settle the clock's time,
+// and a press still being checked would then be booked later live than in the journal's replay).
 func (t *Table) Tick(now time.Time) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.closed || t.game == nil {
 		return
 	}
-	if t.pending != nil && now.After(t.pending.Deadline) {
-		_ = t.runEvent(&event{Kind: kindTimeout, At: now})
+	if t.pending != nil && !now.Before(t.pending.Deadline) {
+		_ = t.runEvent(&event{Kind: kindTimeout, At: t.pending.Deadline})
 	}
+	if at, c, ok := t.fallenFlag(now); ok && !now.Before(at.Add(t.opts.FlagGrace)) {
+		_ = t.runEvent(&event{Kind: kindFlag, At: at, Color: c})
+	}
+}
+
+// fallenFlag returns the instant and the side of a flag that has fallen by now and is the
+// referee's to call.
+func (t *Table) fallenFlag(now time.Time) (time.Time, engine.Color, bool) {
 	if t.clk == nil || (t.phase != PhasePlaying && t.phase != PhaseReady) {
-		return
+		return time.Time{}, engine.Empty, false
 	}
-	t.evNow.Store(now.UnixNano())
-	st := t.clk.State()
-	t.evNow.Store(0)
+	st := t.clockAt(now)
 	for _, s := range []clock.Side{clock.Black, clock.White} {
-		if ss := st.Side(s); ss.Flagged && now.Sub(ss.FlaggedAt) >= t.opts.FlagGrace {
-			_ = t.runEvent(&event{Kind: kindFlag, At: now, Color: colorOf(s)})
-			return
+		if ss := st.Side(s); ss.Flagged {
+			return ss.FlaggedAt, colorOf(s), true
+		}
+	}
+	return time.Time{}, engine.Empty, false
+}
+
+// clockAt returns the clock's state as of now, without changing the clock.
+func (t *Table) clockAt(now time.Time) clock.State {
+	t.evNow.Store(now.UnixNano())
+	defer t.evNow.Store(0)
+	return t.clk.State()
+}
+
+// NextDeadline returns when the table next needs a Tick: a waiting press's deadline, or the
+// clock's next event (overtime, a period used, a flag) plus the report delay. false: nothing is
+// due until an input arrives.
+func (t *Table) NextDeadline() (time.Time, bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.nextDeadline(t.live.Now())
+}
+
+func (t *Table) nextDeadline(now time.Time) (time.Time, bool) {
+	var next time.Time
+	ok := false
+	take := func(d time.Time) {
+		if !ok || d.Before(next) {
+			next, ok = d, true
+		}
+	}
+	if t.closed || t.game == nil {
+		return next, false
+	}
+	if t.pending != nil {
+		take(t.pending.Deadline)
+	}
+	if at, _, fell := t.fallenFlag(now); fell {
+		take(at.Add(t.opts.FlagGrace))
+	} else if t.clk != nil && (t.phase == PhasePlaying || t.phase == PhaseReady) {
+		// The clock's own next event, computed on a copy settled at now (the table's clock is
+		// only ever moved by journaled events).
+		if st := t.clockAt(now); st.Running {
+			if c, err := clock.Restore(st, clock.NewManualTime(now)); err == nil && c.Resume(now) == nil {
+				c.SetReportDelay(t.opts.FlagGrace)
+				if d, has := c.NextDeadline(); has {
+					take(d)
+				}
+			}
+		}
+	}
+	return next, ok
+}
+
+// Watch calls Tick whenever something is due (NextDeadline) until ctx ends, sleeping on a timer
+// of the table's time source in between and waking early when the table changes. With Watch
+// running, nothing needs to tick the table. It returns ctx's error.
+func (t *Table) Watch(ctx context.Context) error {
+	var fired time.Time // the deadline last acted on
+	for {
+		changed := t.Changed()
+		var fire <-chan time.Time
+		var timer clock.Timer
+		d, ok := t.NextDeadline()
+		if ok {
+			wait := d.Sub(t.live.Now())
+			if d.Equal(fired) {
+				wait = time.Second // Tick could not settle it (the journal cannot be written): retry calmly
+			}
+			timer = t.live.NewTimer(wait)
+			fire = timer.C()
+		}
+		select {
+		case <-ctx.Done():
+			if timer != nil {
+				timer.Stop()
+			}
+			return ctx.Err()
+		case <-changed:
+			if timer != nil {
+				timer.Stop()
+			}
+		case <-fire:
+			fired = d
+			t.Tick(t.live.Now())
 		}
 	}
 }
@@ -744,7 +980,7 @@ func (t *Table) end(result string, at time.Time, msg string) {
 		_ = t.clk.Pause(at)
 	}
 	t.paused = false
-	t.pending, t.capture, t.differs, t.halted = nil, nil, nil, nil
+	t.pending, t.capture, t.differs, t.halted, t.queue = nil, nil, nil, nil, nil
 	t.propBusy = false
 	t.phase = PhaseEnded
 	t.result = result

@@ -44,7 +44,8 @@ type Options struct {
 	PressWait      time.Duration     // how long a press waits for a clear view of the board; 0 = 5s
 	Proposer       DeadProposer      // proposes dead stones at the stop; nil = marking starts empty
 	ProposeTimeout time.Duration     // limit for one proposal; 0 = 30s
-	FlagGrace      time.Duration     // a flag is called only this long after it fell, so a press made just before (still being debounced) counts; 0 = 500ms
+	ButtonSettle   time.Duration     // the buttons' debounce settle time; 0 = clock.DefaultSettle
+	FlagGrace      time.Duration     // a flag is called only this long after it fell, so a press made just before (still being debounced) counts; 0 = ButtonSettle + FlagMargin
 	CheckPIN       func(string) bool // checks a director PIN (hashed compare); nil = no director actions
 	Logger         *slog.Logger      // nil = slog.Default()
 	NoSync         bool              // tests only: skip fsync
@@ -55,6 +56,15 @@ type Options struct {
 	OnVerdict      func(Verdict)
 	journalOptions []journal.Option
 }
+
+// FlagMargin is added to the buttons' settle time to give the clock's report delay (Options.FlagGrace):
+// the time a press made just before a flag fell may take to reach the table (debounce, the GPIO
+// poll, the channel) and still count.
+const FlagMargin = 480 * time.Millisecond
+
+// maxQueued bounds the presses waiting behind a press being checked; a press beyond it is refused
+// with a verdict (a player hammering a button, not a game).
+const maxQueued = 4
 
 // Errors of the intents, checked with errors.Is.
 var (
@@ -131,6 +141,7 @@ type Table struct {
 	hasSeen   bool
 
 	pending  *pendingPress
+	queue    []clock.Press // presses made while an earlier press was being checked, in order
 	capture  *pendingCapture
 	differs  []engine.Point // the board differs from the game here; cleared when it matches
 	halted   *halt
@@ -187,8 +198,11 @@ func Open(opts Options) (*Table, error) {
 	if opts.PressWait <= 0 {
 		opts.PressWait = 5 * time.Second
 	}
+	if opts.ButtonSettle <= 0 {
+		opts.ButtonSettle = clock.DefaultSettle
+	}
 	if opts.FlagGrace <= 0 {
-		opts.FlagGrace = 500 * time.Millisecond
+		opts.FlagGrace = opts.ButtonSettle + FlagMargin
 	}
 	if opts.ProposeTimeout <= 0 {
 		opts.ProposeTimeout = 30 * time.Second
@@ -488,6 +502,7 @@ func (t *Table) State() State {
 		Setup:           t.setup,
 		ClocksPaused:    t.paused,
 		Waiting:         t.pending != nil,
+		QueuedPresses:   len(t.queue),
 		Banner:          t.banner,
 		History:         slices.Clone(t.history),
 		ProposalPending: t.propBusy,
@@ -652,7 +667,7 @@ func (t *Table) NewGame(at time.Time) error {
 	t.stab.Reset()
 	t.raw, t.hasRaw, t.seen, t.hasSeen = observe.Observation{}, false, observe.Observation{}, false
 	t.rawSince, t.evaluated = time.Time{}, false
-	t.pending, t.capture, t.differs, t.halted = nil, nil, nil, nil
+	t.pending, t.capture, t.differs, t.halted, t.queue = nil, nil, nil, nil, nil
 	t.notes = map[int]*moveNote{}
 	t.dead = map[engine.Point]bool{}
 	t.fromProp, t.propBusy = false, false
