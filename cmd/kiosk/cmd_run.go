@@ -12,7 +12,6 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -27,6 +26,7 @@ import (
 	"tengen/config"
 	"tengen/demo"
 	"tengen/engine"
+	"tengen/internal/sdnotify"
 	"tengen/referee"
 	"tengen/ui"
 	"tengen/vision"
@@ -40,6 +40,12 @@ const (
 	cameraLostAfter       = 3 * time.Second
 	uiTick                = 250 * time.Millisecond
 	goMemoryLimit         = 48 << 20
+	// The UI thread beats every heartbeatEvery; the systemd watchdog is fed only while the last beat
+	// is younger than heartbeatStale (the unit's WatchdogSec=15s then restarts a frozen kiosk).
+	heartbeatEvery = 2 * time.Second
+	heartbeatStale = 10 * time.Second
+	// exitConfig is the exit status after showing a configuration problem (EX_CONFIG of sysexits.h).
+	exitConfig = 78
 )
 
 // runOptions are the run command's flags.
@@ -83,11 +89,125 @@ func runKiosk(ctx context.Context, args []string, _, stderr io.Writer) error {
 		return exitError{code: 2}
 	}
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
-	k, err := newKiosk(o, log)
+	k, fault, err := startKiosk(o, log)
+	switch {
+	case err != nil:
+		return err
+	case fault != nil:
+		return showConfigFault(ctx, o, fault, log)
+	}
+	return k.run(ctx)
+}
+
+// startKiosk decides what `kiosk run` shows. A bad flag is an error (nothing is shown); a
+// configuration file the kiosk cannot use is returned as fault, to be shown on screen (and logged
+// here) instead of exiting: under systemd an exit would restart the kiosk in a loop behind a blank
+// screen, and the director would never learn which key to fix.
+func startKiosk(o runOptions, log *slog.Logger) (k *kiosk, fault *config.Error, err error) {
+	if o.size != "" {
+		if _, err := ui.ParseWindowSize(o.size); err != nil {
+			return nil, nil, fmt.Errorf("--size: %w", err)
+		}
+	}
+	k, err = newKiosk(o, log)
+	if errors.As(err, &fault) {
+		log.Error("configuration problem: the kiosk shows it on screen and waits for a fix", "file", fault.Path, "title", fault.Title())
+		if fault.Err != nil {
+			log.Error("configuration problem", "file", fault.Path, "err", fault.Err)
+		}
+		for _, p := range fault.Problems {
+			log.Error("configuration problem", "file", fault.Path, "line", p.Line, "key", p.Key, "problem", p.Msg)
+		}
+		return nil, fault, nil
+	}
+	return k, nil, err
+}
+
+// showConfigFault shows the configuration problem screen until the window is closed (or ctx ends),
+// telling systemd the kiosk is up so it does not restart it in a loop, and then reports exitConfig.
+func showConfigFault(ctx context.Context, o runOptions, fault *config.Error, log *slog.Logger) error {
+	size, full, err := windowPlan(o, config.Default().Display, false)
 	if err != nil {
 		return err
 	}
-	return k.run(ctx)
+	code := o.lang
+	if code == "" {
+		code = "en"
+	}
+	a, win, _, err := openWindow(code, size, full, log)
+	if err != nil {
+		return err
+	}
+	win.SetContent(ui.NewConfigFaultScreen(fault))
+	if err := sdnotify.Status("configuration problem: " + fault.Title()); err != nil {
+		log.Warn("systemd status", "err", err)
+	}
+	serveWindow(ctx, a, win, o.quitAfter, log)
+	return exitError{code: exitConfig}
+}
+
+// openWindow starts the Fyne app with the kiosk's theme and a window in language code (English
+// when code is unknown, which it logs); it returns the language in use.
+func openWindow(code string, size fyne.Size, fullscreen bool, log *slog.Logger) (fyne.App, fyne.Window, string, error) {
+	a := fyneapp.NewWithID("org.tengen.kiosk")
+	a.Settings().SetTheme(ui.NewTheme())
+	if err := ui.LoadTranslations(); err != nil {
+		return nil, nil, "", err
+	}
+	if err := ui.SetLanguage(code); err != nil {
+		log.Warn("language", "err", err)
+		code = "en"
+		_ = ui.SetLanguage(code)
+	}
+	win := a.NewWindow("Tengen")
+	if fullscreen {
+		win.SetFullScreen(true)
+	}
+	win.Resize(size)
+	win.SetPadded(false)
+	return a, win, code, nil
+}
+
+// serveWindow runs the window until it is closed, ctx ends or quitAfter (if > 0) passes. Once the
+// event loop turns it tells systemd the kiosk is ready and feeds the watchdog for as long as the UI
+// thread keeps beating: a frozen screen stops the petting and systemd restarts the kiosk.
+func serveWindow(ctx context.Context, a fyne.App, win fyne.Window, quitAfter time.Duration, log *slog.Logger) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var hb sdnotify.Heartbeat
+	a.Lifecycle().SetOnStarted(func() {
+		hb.Beat()
+		go func() {
+			if _, err := sdnotify.Start(ctx, hb.Alive(heartbeatStale)); err != nil {
+				log.Error("systemd notification", "err", err)
+			}
+		}()
+		go func() {
+			t := time.NewTicker(heartbeatEvery)
+			defer t.Stop()
+			for {
+				select {
+				case <-ctx.Done():
+					return
+				case <-t.C:
+					fyne.Do(hb.Beat)
+				}
+			}
+		}()
+	})
+	go func() {
+		var quit <-chan time.Time
+		if quitAfter > 0 {
+			quit = time.After(quitAfter)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-quit:
+		}
+		fyne.Do(a.Quit)
+	}()
+	win.ShowAndRun()
 }
 
 // kiosk is one running kiosk: its configuration, referee, camera loop and window.
@@ -206,22 +326,22 @@ func demoSetup(s *demo.Script) referee.Setup {
 		Event: rec.Event, Round: rec.Round, Table: "demo", Policy: referee.PolicyRetractPass}
 }
 
-// windowSize picks the window size: the flag, the demo's 1280x720, or the configuration's.
-func (k *kiosk) windowSize() (fyne.Size, error) {
-	s := k.opts.size
-	if s == "" {
-		if k.demo {
-			return fyne.NewSize(1280, 720), nil
+// windowPlan picks the window size (the flag, the demo's 1280x720, or the display configuration's)
+// and whether the window covers the screen (asked for, or configured when no size is given).
+func windowPlan(o runOptions, d config.Display, demo bool) (size fyne.Size, fullscreen bool, err error) {
+	fullscreen = o.fullscreen || (!demo && d.Fullscreen && o.size == "")
+	switch {
+	case o.size != "":
+		size, err = ui.ParseWindowSize(o.size)
+		if err != nil {
+			return fyne.Size{}, false, fmt.Errorf("--size: %w", err)
 		}
-		return fyne.NewSize(float32(k.cfg.Display.Width), float32(k.cfg.Display.Height)), nil
+	case demo:
+		size = fyne.NewSize(1280, 720)
+	default:
+		size = fyne.NewSize(float32(d.Width), float32(d.Height))
 	}
-	ws, hs, ok := strings.Cut(strings.ToLower(s), "x")
-	w, err1 := strconv.Atoi(ws)
-	h, err2 := strconv.Atoi(hs)
-	if !ok || err1 != nil || err2 != nil || w < 320 || h < 240 || w > 8192 || h > 8192 {
-		return fyne.Size{}, fmt.Errorf("--size %q: want WIDTHxHEIGHT, e.g. 1280x720", s)
-	}
-	return fyne.NewSize(float32(w), float32(h)), nil
+	return size, fullscreen, nil
 }
 
 func (k *kiosk) run(parent context.Context) error {
@@ -229,7 +349,7 @@ func (k *kiosk) run(parent context.Context) error {
 	// A soft limit on Go's heap: the frames are the only large allocations and are short-lived, so
 	// collecting a little more often keeps the kiosk small on a Raspberry Pi.
 	debug.SetMemoryLimit(goMemoryLimit)
-	wsize, err := k.windowSize()
+	wsize, fullscreen, err := windowPlan(k.opts, k.cfg.Display, k.demo)
 	if err != nil {
 		return err
 	}
@@ -249,11 +369,6 @@ func (k *kiosk) run(parent context.Context) error {
 		k.log.Info("journal recovered", "what", st.Recovery)
 	}
 
-	a := fyneapp.NewWithID("org.tengen.kiosk")
-	a.Settings().SetTheme(ui.NewTheme())
-	if err := ui.LoadTranslations(); err != nil {
-		return err
-	}
 	lang := k.opts.lang
 	if lang == "" {
 		lang = k.cfg.Language
@@ -261,17 +376,10 @@ func (k *kiosk) run(parent context.Context) error {
 	if lang == "" {
 		lang = "en"
 	}
-	if err := ui.SetLanguage(lang); err != nil {
-		k.log.Warn("language", "err", err)
-		lang = "en"
-		_ = ui.SetLanguage(lang)
+	a, win, lang, err := openWindow(lang, wsize, fullscreen, k.log)
+	if err != nil {
+		return err
 	}
-	win := a.NewWindow("Tengen")
-	if k.opts.fullscreen || (!k.demo && k.cfg.Display.Fullscreen && k.opts.size == "") {
-		win.SetFullScreen(true)
-	}
-	win.Resize(wsize)
-	win.SetPadded(false)
 
 	ctx, cancel := context.WithCancel(parent)
 	defer cancel()
@@ -312,18 +420,7 @@ func (k *kiosk) run(parent context.Context) error {
 		defer wg.Done()
 		k.refresh(ctx, app)
 	}()
-	go func() {
-		var quit <-chan time.Time
-		if k.opts.quitAfter > 0 {
-			quit = time.After(k.opts.quitAfter)
-		}
-		select {
-		case <-ctx.Done():
-		case <-quit:
-		}
-		fyne.Do(a.Quit)
-	}()
-	win.ShowAndRun()
+	serveWindow(ctx, a, win, k.opts.quitAfter, k.log)
 	cancel()
 	wg.Wait()
 	return nil
@@ -424,7 +521,7 @@ func (k *kiosk) refresh(ctx context.Context, app *ui.App) {
 	t := time.NewTicker(uiTick)
 	defer t.Stop()
 	var lastSeq uint64
-	var lastText string
+	var lastText, lastStatus string
 	var lastCond ui.Conditions
 	for {
 		changed := k.tab.Changed()
@@ -442,6 +539,14 @@ func (k *kiosk) refresh(ctx context.Context, app *ui.App) {
 		text := st.Black.Clock.Text + "|" + st.White.Clock.Text
 		if st.Seq == lastSeq && text == lastText && cond == lastCond {
 			continue
+		}
+		if st.Seq != lastSeq || cond != lastCond {
+			if line := ui.StatusLine(st, cond); line != lastStatus {
+				lastStatus = line
+				if err := sdnotify.Status(line); err != nil {
+					k.log.Debug("systemd status", "err", err)
+				}
+			}
 		}
 		lastSeq, lastText, lastCond = st.Seq, text, cond
 		fyne.Do(func() { app.Update(st, cond) })

@@ -9,13 +9,20 @@ import (
 	"image"
 	"image/color"
 	"image/png"
+	"log/slog"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
+
+	"fyne.io/fyne/v2"
+
+	"tengen/config"
 )
 
 // runKioskEnv makes the test binary act as `kiosk` (on the main thread, as Fyne needs): the Xvfb
@@ -36,7 +43,6 @@ func TestRunFlags(t *testing.T) {
 	}{
 		{[]string{"--size", "big"}, "--size"},
 		{[]string{"--nope"}, "flag provided but not defined"},
-		{[]string{"--config", filepath.Join(t.TempDir(), "missing.toml")}, "missing.toml"},
 	} {
 		var stderr bytes.Buffer
 		err := runKiosk(context.Background(), tc.args, &stderr, &stderr)
@@ -60,15 +66,15 @@ func freeDisplay() int {
 	return 0
 }
 
-// TestKioskWindowUnderXvfb runs `kiosk run --demo` in a virtual X server for a few seconds and
-// checks a screenshot: the wooden board with its stones, and both clocks with one of them lit.
-func TestKioskWindowUnderXvfb(t *testing.T) {
+// startXvfb starts a virtual X server with a w x h screen for the test and returns its display
+// (":N"). It skips the test when Xvfb or xwd (for screenshots) is not installed.
+func startXvfb(t *testing.T, ctx context.Context, w, h int) string {
+	t.Helper()
 	xvfb, err := exec.LookPath("Xvfb")
 	if err != nil {
 		t.Skip("Xvfb is not installed (apt-get install xvfb x11-apps; make test installs them): the window test cannot run")
 	}
-	xwd, err := exec.LookPath("xwd")
-	if err != nil {
+	if _, err := exec.LookPath("xwd"); err != nil {
 		t.Skip("xwd is not installed (apt-get install x11-apps): the window test cannot take screenshots")
 	}
 	n := freeDisplay()
@@ -76,44 +82,183 @@ func TestKioskWindowUnderXvfb(t *testing.T) {
 		t.Skip("no free X display number in :90..:139")
 	}
 	disp := fmt.Sprintf(":%d", n)
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	srv := exec.CommandContext(ctx, xvfb, disp, "-screen", "0", "1280x720x24", "-nolisten", "tcp")
+	srv := exec.CommandContext(ctx, xvfb, disp, "-screen", "0", fmt.Sprintf("%dx%dx24", w, h), "-nolisten", "tcp")
 	if err := srv.Start(); err != nil {
 		t.Fatalf("starting Xvfb: %v", err)
 	}
-	defer func() {
+	t.Cleanup(func() {
 		_ = srv.Process.Signal(syscall.SIGTERM)
 		_ = srv.Wait()
-	}()
+	})
 	// Wait for the server to accept clients.
 	for i := 0; ; i++ {
 		if _, err := os.Stat(fmt.Sprintf("/tmp/.X11-unix/X%d", n)); err == nil {
-			break
+			return disp
 		}
 		if i > 100 {
 			t.Fatal("Xvfb did not start")
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	var logs bytes.Buffer
-	kiosk := exec.CommandContext(ctx, os.Args[0], "-test.run=^$")
-	kiosk.Env = append(os.Environ(), "DISPLAY="+disp,
-		runKioskEnv+"="+strings.Join([]string{"run", "--demo", "--size", "1280x720", "--quit-after", "90s"}, "\t"))
-	kiosk.Stdout, kiosk.Stderr = &logs, &logs
-	if err := kiosk.Start(); err != nil {
+}
+
+// screenshot dumps the X display's root window.
+func screenshot(ctx context.Context, disp string) (image.Image, error) {
+	out, err := exec.CommandContext(ctx, "xwd", "-root", "-silent", "-display", disp).Output()
+	if err != nil {
+		return nil, err
+	}
+	return decodeXWD(out)
+}
+
+// saveShot writes img to $TENGEN_UI_SHOTS/name.png when that variable names a directory.
+func saveShot(img image.Image, name string) {
+	if dir := os.Getenv("TENGEN_UI_SHOTS"); dir != "" && img != nil {
+		if f, err := os.Create(filepath.Join(dir, name+".png")); err == nil {
+			_ = png.Encode(f, img)
+			_ = f.Close()
+		}
+	}
+}
+
+// lockedBuffer collects a child's output while the test reads it.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// kioskChild is `kiosk` running as a child process of the test binary.
+type kioskChild struct {
+	logs *lockedBuffer
+	done chan error // receives the exit once
+}
+
+// startKioskChild runs `kiosk ARGS` on display disp with extra environment variables; the child
+// is stopped (SIGTERM, then killed) when the test ends.
+func startKioskChild(t *testing.T, ctx context.Context, disp string, env []string, args ...string) *kioskChild {
+	t.Helper()
+	k := &kioskChild{logs: &lockedBuffer{}, done: make(chan error, 1)}
+	cmd := exec.CommandContext(ctx, os.Args[0], "-test.run=^$")
+	var base []string
+	for _, e := range os.Environ() {
+		if !strings.HasPrefix(e, "NOTIFY_SOCKET=") && !strings.HasPrefix(e, "WATCHDOG_") {
+			base = append(base, e)
+		}
+	}
+	cmd.Env = append(append(base, "DISPLAY="+disp, runKioskEnv+"="+strings.Join(args, "\t")), env...)
+	cmd.Stdout, cmd.Stderr = k.logs, k.logs
+	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	done := make(chan error, 1)
-	go func() { done <- kiosk.Wait() }()
-	defer func() {
-		_ = kiosk.Process.Signal(syscall.SIGTERM)
+	go func() { k.done <- cmd.Wait() }()
+	t.Cleanup(func() {
+		_ = cmd.Process.Signal(syscall.SIGTERM)
 		select {
-		case <-done:
+		case <-k.done:
 		case <-time.After(10 * time.Second):
-			_ = kiosk.Process.Kill()
+			_ = cmd.Process.Kill()
+		}
+	})
+	return k
+}
+
+// notifySocket is a datagram socket like systemd's notify socket, collecting what the kiosk sends.
+type notifySocket struct {
+	path string
+	mu   sync.Mutex
+	msgs []string
+}
+
+// listenNotify opens a notify socket for the test; env returns the variables that point a child at
+// it with a watchdog of the given period.
+func listenNotify(t *testing.T) *notifySocket {
+	t.Helper()
+	dir, err := os.MkdirTemp("", "tengen-notify-") // short: a socket path has at most 107 bytes
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	ns := &notifySocket{path: filepath.Join(dir, "notify")}
+	c, err := net.ListenUnixgram("unixgram", &net.UnixAddr{Name: ns.path, Net: "unixgram"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	go func() {
+		buf := make([]byte, 4096)
+		for {
+			n, err := c.Read(buf)
+			if err != nil {
+				return
+			}
+			ns.mu.Lock()
+			ns.msgs = append(ns.msgs, strings.Split(strings.TrimSpace(string(buf[:n])), "\n")...)
+			ns.mu.Unlock()
 		}
 	}()
+	return ns
+}
+
+func (ns *notifySocket) env(watchdog time.Duration) []string {
+	return []string{"NOTIFY_SOCKET=" + ns.path, fmt.Sprintf("WATCHDOG_USEC=%d", watchdog.Microseconds())}
+}
+
+// has reports whether a message starting with prefix arrived.
+func (ns *notifySocket) has(prefix string) bool {
+	ns.mu.Lock()
+	defer ns.mu.Unlock()
+	for _, m := range ns.msgs {
+		if strings.HasPrefix(m, prefix) {
+			return true
+		}
+	}
+	return false
+}
+
+func (ns *notifySocket) messages() []string {
+	ns.mu.Lock()
+	defer ns.mu.Unlock()
+	return append([]string(nil), ns.msgs...)
+}
+
+// waitNotify waits until every prefix has arrived; it reports the ones that did not.
+func (ns *notifySocket) wait(d time.Duration, prefixes ...string) []string {
+	deadline := time.Now().Add(d)
+	for {
+		var missing []string
+		for _, p := range prefixes {
+			if !ns.has(p) {
+				missing = append(missing, p)
+			}
+		}
+		if len(missing) == 0 || time.Now().After(deadline) {
+			return missing
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// TestKioskWindowUnderXvfb runs `kiosk run --demo` in a virtual X server for a few seconds and
+// checks a screenshot: the wooden board with its stones, and both clocks with one of them lit. It
+// also plays systemd: the kiosk must report READY=1, feed the watchdog and describe the game in STATUS.
+func TestKioskWindowUnderXvfb(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	disp := startXvfb(t, ctx, 1280, 720)
+	ns := listenNotify(t)
+	kiosk := startKioskChild(t, ctx, disp, ns.env(time.Second), "run", "--demo", "--size", "1280x720", "--quit-after", "90s")
 
 	// The demo's first move is about 6 s in; look until the board shows a stone and a clock is lit.
 	var shot image.Image
@@ -121,17 +266,13 @@ func TestKioskWindowUnderXvfb(t *testing.T) {
 	deadline := time.Now().Add(60 * time.Second)
 	for time.Now().Before(deadline) {
 		select {
-		case err := <-done:
-			t.Fatalf("the kiosk exited early: %v\n%s", err, logs.String())
+		case err := <-kiosk.done:
+			t.Fatalf("the kiosk exited early: %v\n%s", err, kiosk.logs.String())
 		case <-time.After(time.Second):
 		}
-		out, err := exec.CommandContext(ctx, xwd, "-root", "-silent", "-display", disp).Output()
+		img, err := screenshot(ctx, disp)
 		if err != nil {
 			continue
-		}
-		img, err := decodeXWD(out)
-		if err != nil {
-			t.Fatalf("reading the screenshot: %v", err)
 		}
 		shot = img
 		if problems = checkKioskShot(img); len(problems) == 0 {
@@ -139,19 +280,72 @@ func TestKioskWindowUnderXvfb(t *testing.T) {
 		}
 	}
 	if shot == nil {
-		t.Fatalf("no screenshot\n%s", logs.String())
+		t.Fatalf("no screenshot\n%s", kiosk.logs.String())
 	}
-	if dir := os.Getenv("TENGEN_UI_SHOTS"); dir != "" {
-		if f, err := os.Create(filepath.Join(dir, "xvfb-kiosk-demo.png")); err == nil {
-			_ = png.Encode(f, shot)
-			_ = f.Close()
-		}
-	}
+	saveShot(shot, "xvfb-kiosk-demo")
 	for _, p := range problems {
 		t.Error(p)
 	}
+	if missing := ns.wait(10*time.Second, "READY=1", "WATCHDOG=1", "STATUS=game: move"); len(missing) > 0 {
+		t.Errorf("systemd never got %q; it got %q", missing, ns.messages())
+	}
 	if t.Failed() {
-		t.Logf("kiosk output:\n%s", logs.String())
+		t.Logf("kiosk output:\n%s", kiosk.logs.String())
+	}
+}
+
+// TestConfigFaultUnderXvfb runs `kiosk run` with a bad configuration file in a virtual X server:
+// the window must show the calm configuration-problem screen, systemd must hear READY=1, STATUS
+// and WATCHDOG=1 (so it does not restart the kiosk in a loop), and closing the window exits with
+// status 78.
+func TestConfigFaultUnderXvfb(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	disp := startXvfb(t, ctx, 800, 480)
+	ns := listenNotify(t)
+	path := filepath.Join(t.TempDir(), "kiosk.toml")
+	if err := os.WriteFile(path, []byte("[pins]\nblak = \"GPIO17\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	kiosk := startKioskChild(t, ctx, disp, ns.env(time.Second), "run", "--config", path, "--size", "800x480", "--quit-after", "8s")
+	if missing := ns.wait(20*time.Second, "READY=1", "STATUS=configuration problem", "WATCHDOG=1"); len(missing) > 0 {
+		t.Errorf("systemd never got %q; it got %q", missing, ns.messages())
+	}
+	img, err := screenshot(ctx, disp)
+	if err != nil {
+		t.Fatalf("screenshot: %v", err)
+	}
+	saveShot(img, "xvfb-kiosk-config-fault")
+	calm := color.NRGBA{R: 0x3d, G: 0x5a, B: 0x80}
+	n, total := 0, img.Bounds().Dx()*img.Bounds().Dy()
+	for y := img.Bounds().Min.Y; y < img.Bounds().Max.Y; y++ {
+		for x := img.Bounds().Min.X; x < img.Bounds().Max.X; x++ {
+			c := color.NRGBAModel.Convert(img.At(x, y)).(color.NRGBA)
+			if abs(int(c.R)-int(calm.R)) <= 6 && abs(int(c.G)-int(calm.G)) <= 6 && abs(int(c.B)-int(calm.B)) <= 6 {
+				n++
+			}
+		}
+	}
+	if n < total/2 {
+		t.Errorf("the screen shows %d calm-panel pixels of %d: not the configuration problem screen", n, total)
+	}
+	select {
+	case err := <-kiosk.done:
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) || ee.ExitCode() != exitConfig {
+			t.Errorf("after the window closed: %v, want exit status %d", err, exitConfig)
+		}
+	case <-time.After(30 * time.Second):
+		t.Error("the kiosk did not exit after --quit-after")
+	}
+	logs := kiosk.logs.String()
+	for _, want := range []string{"configuration problem", "key=pins.blak", "line=2", "unknown key"} {
+		if !strings.Contains(logs, want) {
+			t.Errorf("the log does not say %q", want)
+		}
+	}
+	if t.Failed() {
+		t.Logf("kiosk output:\n%s", logs)
 	}
 }
 
@@ -269,4 +463,115 @@ func decodeXWD(data []byte) (image.Image, error) {
 		}
 	}
 	return img, nil
+}
+
+// TestStartKioskConfigFault: a configuration the kiosk cannot use is not an exit but the fault
+// screen (returned, and logged with the key and line); a good one starts the kiosk; a bad flag is
+// an error before anything is read.
+func TestStartKioskConfigFault(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	state := filepath.Join(dir, "state")
+	good := write("good.toml", fmt.Sprintf("[camera]\nsource = \"/dev/video0\"\n[paths]\njournal_dir = %q\ngames_dir = %q\n",
+		filepath.Join(state, "journal"), filepath.Join(state, "games")))
+	for _, tc := range []struct {
+		name    string
+		opts    runOptions
+		wantErr string   // startKiosk fails with this
+		fault   []string // the fault names these (problems' keys, or the read error)
+		logs    []string
+	}{
+		{name: "unknown key", opts: runOptions{configPath: write("typo.toml", "table = 3\n[pins]\nblak = \"GPIO17\"\n")},
+			fault: []string{"pins.blak"}, logs: []string{"key=pins.blak", "line=3", "did you mean pins.black?"}},
+		{name: "bad value", opts: runOptions{configPath: write("size.toml", "[game]\nsize = 99\n")},
+			fault: []string{"game.size"}, logs: []string{"key=game.size", "line=2"}},
+		{name: "syntax", opts: runOptions{configPath: write("syntax.toml", "[pins\n")},
+			fault: []string{""}, logs: []string{"line=1"}},
+		{name: "missing file", opts: runOptions{configPath: filepath.Join(dir, "missing.toml")},
+			fault: []string{"no such file"}, logs: []string{"missing.toml"}},
+		{name: "bad config through TENGEN_CONFIG", opts: runOptions{}, fault: []string{"pins.blak"}},
+		{name: "bad size flag wins", opts: runOptions{configPath: filepath.Join(dir, "typo.toml"), size: "big"}, wantErr: "--size"},
+		{name: "good", opts: runOptions{configPath: good}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Setenv("TENGEN_CONFIG", filepath.Join(dir, "typo.toml"))
+			var logs bytes.Buffer
+			k, fault, err := startKiosk(tc.opts, slog.New(slog.NewTextHandler(&logs, nil)))
+			if k != nil {
+				defer k.cleanup()
+			}
+			if tc.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.wantErr) || fault != nil || k != nil {
+					t.Errorf("got %v, %v, %v; want only an error naming %q", k, fault, err, tc.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("startKiosk: %v", err)
+			}
+			if tc.fault == nil {
+				if fault != nil || k == nil {
+					t.Fatalf("a good configuration: kiosk %v, fault %v", k, fault)
+				}
+				if k.demo || k.cfg.Camera.Source != "/dev/video0" {
+					t.Errorf("kiosk from the good file: demo %v, camera %q", k.demo, k.cfg.Camera.Source)
+				}
+				return
+			}
+			if fault == nil || k != nil {
+				t.Fatalf("want the fault screen, got kiosk %v, fault %v", k, fault)
+			}
+			var names []string
+			for _, p := range fault.Problems {
+				names = append(names, p.Key)
+			}
+			if fault.Err != nil {
+				names = append(names, fault.Err.Error())
+			}
+			got := strings.Join(names, "|")
+			for _, want := range tc.fault {
+				if !strings.Contains(got, want) {
+					t.Errorf("fault names %q, want %q", got, want)
+				}
+			}
+			for _, want := range append(tc.logs, "configuration problem", fault.Title()) {
+				if !strings.Contains(logs.String(), want) {
+					t.Errorf("the log does not say %q:\n%s", want, logs.String())
+				}
+			}
+		})
+	}
+}
+
+func TestWindowPlan(t *testing.T) {
+	table := config.Display{Fullscreen: true, Width: 1024, Height: 600}
+	windowed := config.Display{Width: 1024, Height: 600}
+	for _, tc := range []struct {
+		name string
+		o    runOptions
+		d    config.Display
+		demo bool
+		size fyne.Size
+		full bool
+	}{
+		{"table", runOptions{}, table, false, fyne.NewSize(1024, 600), true},
+		{"size flag opens a window", runOptions{size: "800x480"}, table, false, fyne.NewSize(800, 480), false},
+		{"windowed config", runOptions{}, windowed, false, fyne.NewSize(1024, 600), false},
+		{"demo", runOptions{}, table, true, fyne.NewSize(1280, 720), false},
+		{"demo full screen", runOptions{fullscreen: true}, windowed, true, fyne.NewSize(1280, 720), true},
+	} {
+		size, full, err := windowPlan(tc.o, tc.d, tc.demo)
+		if err != nil || size != tc.size || full != tc.full {
+			t.Errorf("%s: %v, %v, %v; want %v, %v", tc.name, size, full, err, tc.size, tc.full)
+		}
+	}
+	if _, _, err := windowPlan(runOptions{size: "1x1"}, table, false); err == nil || !strings.Contains(err.Error(), "--size") {
+		t.Errorf("a bad --size: %v", err)
+	}
 }
