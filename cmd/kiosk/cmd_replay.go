@@ -183,30 +183,63 @@ func dirSession(cfg *replay.Config, dir, scriptPath string, labels bool, calPath
 		}
 		return nil, nil
 	}
-	var cal *calib.Calibration
+	sr := &stillReader{dir: dir, size: size}
 	if calPath != "" {
 		c, err := calib.Load(calPath)
 		if err != nil {
 			return nil, err
 		}
-		cal = &c
+		sr.cal, sr.fixed = &c, true
 	}
-	cfg.Observe = func(_ context.Context, frame string, _ time.Duration, seq uint64) (observe.Observation, error) {
-		path := filepath.Join(dir, frame)
-		if strings.EqualFold(filepath.Ext(frame), ".txt") {
-			return replay.ReadLabel(path)
-		}
-		d, err := vision.DetectFile(path, vision.DetectOptions{Size: size, Calibration: cal})
-		if err != nil {
-			return observe.Observation{}, err
-		}
-		if cal == nil {
-			c := d.Calibration
-			cal = &c // the board does not move: find it once
-		}
-		return d.Reading.Observation(d.Calibration, time.Time{}, seq), nil
-	}
+	cfg.Observe = sr.observe
 	return nil, nil
+}
+
+// stillReader reads a directory's photographs as the kiosk reads its camera: the board is found
+// in the first readable frame (or given by --calibration); every later frame is checked for
+// drift (a bumped camera or board, or a photo taken from another place) and the board is found
+// again when it moved. A frame in which the board cannot be found (motion blur, a hand) is
+// unreadable: the replay feeds nothing for it and the referee waits for the next readable frame,
+// as it would for a camera frame it cannot read.
+type stillReader struct {
+	dir   string
+	size  int
+	cal   *calib.Calibration
+	fixed bool // the calibration came from --calibration: never re-found
+}
+
+func (s *stillReader) observe(_ context.Context, frame string, _ time.Duration, seq uint64) (observe.Observation, error) {
+	path := filepath.Join(s.dir, frame)
+	if strings.EqualFold(filepath.Ext(frame), ".txt") {
+		return replay.ReadLabel(path)
+	}
+	img, err := vision.LoadImage(path)
+	if err != nil {
+		return observe.Observation{}, err
+	}
+	defer img.Close()
+	switch {
+	case s.cal == nil:
+		c, err := vision.FindBoard(img, s.size, vision.Params{})
+		if err != nil {
+			return observe.Observation{}, fmt.Errorf("%w: %w", replay.ErrUnreadable, err)
+		}
+		s.cal = &c
+	case !s.fixed:
+		if rep, err := calib.Check(img, *s.cal); err != nil || rep.Moved {
+			c, err := vision.FindBoard(img, s.cal.Size, vision.Params{})
+			if err != nil {
+				return observe.Observation{}, fmt.Errorf("%w: the board moved and cannot be found again: %w", replay.ErrUnreadable, err)
+			}
+			c.BlackSide = s.cal.BlackSide
+			s.cal = &c
+		}
+	}
+	d, err := vision.Detect(img, vision.DetectOptions{Calibration: s.cal})
+	if err != nil {
+		return observe.Observation{}, err
+	}
+	return d.Reading.Observation(d.Calibration, time.Time{}, seq), nil
 }
 
 // listFrames lists a directory's images (or, without images, its .txt grids) in name order.

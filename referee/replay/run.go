@@ -20,6 +20,12 @@ import (
 // session shows at time at (the demo). seq numbers the frames fed to the referee.
 type ObserveFunc func(ctx context.Context, frame string, at time.Duration, seq uint64) (observe.Observation, error)
 
+// ErrUnreadable is wrapped by an ObserveFunc for a frame in which the board cannot be read at all
+// (no board found: motion blur, a hand, a bumped camera). Run feeds nothing for such a frame, as
+// the kiosk feeds nothing for a camera frame it cannot read, and says so once on Stdout; the
+// referee waits for the next readable frame. Any other error ends the run.
+var ErrUnreadable = errors.New("replay: frame unreadable")
+
 // Config is one replay run.
 type Config struct {
 	Script *Script
@@ -138,6 +144,7 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	}
 
 	cache := map[int]observe.Observation{}
+	unreadable := map[int]bool{} // frames whose board could not be read (said once, then skipped)
 	wallStart := time.Now()
 	paceFrom := max(start, done)
 	next := 0
@@ -179,14 +186,21 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 		if len(frames) > 0 {
 			i := min(int(t/s.Interval), len(frames)-1)
 			c, ok := cache[i]
-			if !ok {
+			if !ok && !unreadable[i] {
 				c, err = cfg.Observe(ctx, frames[i], t, seq)
-				if err != nil {
+				switch {
+				case errors.Is(err, ErrUnreadable):
+					fmt.Fprintf(out, "%9.3fs %-15s %s: %v\n", t.Seconds(), "unreadable", frames[i], err)
+					unreadable[i] = true
+				case err != nil:
 					return res, fmt.Errorf("replay: frame %s: %w", frames[i], err)
-				}
-				if cfg.Cache {
+				case cfg.Cache:
 					cache[i] = c
 				}
+			}
+			if unreadable[i] {
+				tab.Tick(t0.Add(t))
+				continue
 			}
 			o = c.Clone()
 		} else {

@@ -2,6 +2,8 @@ package replay
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -71,6 +73,9 @@ func expectedMoves(t *testing.T, dir string, frames []string) []string {
 	return out
 }
 
+// TestRealSequences replays the real sequences from their labels (an ideal camera): the referee's
+// part alone. The same sequences through real vision (photos read, board found automatically) are
+// cmd/kiosk's TestReplayVision, since this package must not depend on GoCV.
 func TestRealSequences(t *testing.T) {
 	tests := []struct {
 		script string
@@ -145,4 +150,47 @@ func recordedMoves(t *testing.T, res Result) []string {
 		}
 	}
 	return out
+}
+
+// TestUnreadableFrame checks that a frame whose board cannot be read at all (calib finds no board
+// in a motion-blurred photo) is skipped, said once, and the referee simply waits for the next
+// readable frame; any other reading error still ends the run.
+func TestUnreadableFrame(t *testing.T) {
+	dir := shareddata.Path(t, "vision-eval", "imago-tests", "t1")
+	s, err := Parse(strings.NewReader("rules aga\nt1_001.jpg white\nblur.jpg\nt1_002.jpg black\nt1_003.jpg white\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	labels := labelObserver(dir)
+	for _, tc := range []struct {
+		name string
+		err  error
+	}{{"unreadable", fmt.Errorf("%w: vision: no board found", ErrUnreadable)}, {"broken", errors.New("disk on fire")}} {
+		t.Run(tc.name, func(t *testing.T) {
+			var out strings.Builder
+			obs := func(ctx context.Context, frame string, at time.Duration, seq uint64) (observe.Observation, error) {
+				if frame == "blur.jpg" {
+					return observe.Observation{}, tc.err
+				}
+				return labels(ctx, frame, at, seq)
+			}
+			res, err := Run(context.Background(), Config{Script: s, Observe: obs, Cache: true, JournalDir: t.TempDir(),
+				Stdout: &out, NoSync: true, Out: filepath.Join(t.TempDir(), "game.sgf")})
+			if !errors.Is(tc.err, ErrUnreadable) {
+				if err == nil || !strings.Contains(err.Error(), "disk on fire") {
+					t.Fatalf("a reading error did not end the run: %v", err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := strings.Join(recordedMoves(t, res), " "); got != "B R16 W D17" {
+				t.Errorf("recorded %q, want B R16 W D17\n%s", got, out.String())
+			}
+			if n := strings.Count(out.String(), "unreadable      blur.jpg"); n != 1 {
+				t.Errorf("the unreadable frame is said %d times, want once:\n%s", n, out.String())
+			}
+		})
+	}
 }
