@@ -741,7 +741,12 @@ func (t *Table) accept(played engine.Played, at time.Time, comment string) {
 		}
 		if err := t.clk.Switch(at); errors.Is(err, clock.ErrFlagged) {
 			_ = g.Undo()
-			t.timeLoss(c, at)
+			// The time ran out before the press: the loss is recorded at the instant it did.
+			flagAt := at
+			if ss := t.clk.State().Side(sideOf(c)); ss.Flagged && !ss.FlaggedAt.IsZero() {
+				flagAt = ss.FlaggedAt
+			}
+			t.timeLoss(c, flagAt)
 			return
 		}
 	}

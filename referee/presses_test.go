@@ -117,6 +117,19 @@ func TestFlagAtItsInstant(t *testing.T) {
 			t.Errorf("after replay: %v %q", s.Banner.At, s.Result)
 		}
 	})
+	t.Run("press after the flag", func(t *testing.T) {
+		h := newHarness(t, 9, nil)
+		start(h, func(s *Setup) { s.TimeControl = "1m" })
+		flag := h.now().Add(-100 * time.Millisecond).Add(time.Minute)
+		h.put('X', "E5")
+		h.advance(61 * time.Second) // no Tick: the press itself finds the flag
+		h.look()
+		h.press(clock.BlackClock)
+		s := h.wantBanner(VerdictResult, "Black's time ran out")
+		if !s.Banner.At.Equal(flag) || h.movesGTP() != "" {
+			t.Errorf("flag recorded at %v with moves %q, want %v and none", s.Banner.At, h.movesGTP(), flag)
+		}
+	})
 	t.Run("report delay", func(t *testing.T) {
 		h := newHarness(t, 9, func(o *Options) { o.ButtonSettle = 30 * time.Millisecond })
 		start(h, func(s *Setup) { s.TimeControl = "1m" })
