@@ -234,7 +234,7 @@ func (t *Table) applyObs(o observe.Observation) error {
 				t.capture = nil
 				played, err := t.game.Play(c.Move)
 				if err != nil {
-					t.refuseQueue(o.Time)
+					t.refuseQueue(o.Time, "since the move could not be played")
 					return err
 				}
 				before := t.game.MoveNumber()
@@ -245,7 +245,7 @@ func (t *Table) applyObs(o observe.Observation) error {
 				t.setBanner(Verdict{Kind: VerdictInfo, Color: c.Move.Color, At: o.Time,
 					Message: fmt.Sprintf("%s took the stone at %s back: still %s to play.", title(c.Move.Color),
 						c.Move.Point.GTP(t.game.Size()), title(c.Move.Color))})
-				t.refuseQueue(o.Time)
+				t.refuseQueue(o.Time, "since the capturing stone was taken back")
 			}
 			return nil
 		}
@@ -434,7 +434,11 @@ func upper(s string) string {
 func (t *Table) afterCheck(counted bool, now time.Time) {
 	for len(t.queue) > 0 && t.pending == nil && t.capture == nil {
 		if !counted || t.phase != PhasePlaying {
-			t.refuseQueue(now)
+			why := "since the press before did not count"
+			if counted {
+				why = "since the game is no longer in play"
+			}
+			t.refuseQueue(now, why)
 			return
 		}
 		p := t.queue[0]
@@ -448,8 +452,8 @@ func (t *Table) afterCheck(counted bool, now time.Time) {
 	}
 }
 
-// refuseQueue drops the queued presses and adds why to the current verdict.
-func (t *Table) refuseQueue(at time.Time) {
+// refuseQueue drops the queued presses and repeats the current verdict saying so, and why.
+func (t *Table) refuseQueue(at time.Time, why string) {
 	if len(t.queue) == 0 {
 		return
 	}
@@ -463,8 +467,8 @@ func (t *Table) refuseQueue(at time.Time) {
 		v.Kind = VerdictInfo
 	}
 	v.At = later(v.At, at)
-	v.Message = strings.TrimSpace(v.Message + fmt.Sprintf(" (%s made while the board was being checked: not counted, since the press before did not count. Press again.)",
-		upper(strings.Join(names, ", "))))
+	v.Message = strings.TrimSpace(v.Message + fmt.Sprintf(" (%s made while the board was being checked: not counted, %s. Press again if needed.)",
+		upper(strings.Join(names, ", ")), why))
 	t.setBanner(v)
 }
 
@@ -492,7 +496,7 @@ func (t *Table) pressNow(p clock.Press, at, now time.Time) error {
 		t.setBanner(Verdict{Kind: VerdictInfo, At: at, Message: "Set up the game first."})
 	case PhaseReady:
 		if c == engine.Empty {
-			return nil
+			return nil // the set-up banner already says a clock press starts the game
 		}
 		t.pending = &pendingPress{Start: true, Color: c, At: at, Deadline: deadline}
 	case PhasePlaying:
@@ -830,7 +834,7 @@ func (t *Table) applyTimeout(at time.Time) error {
 	t.setBanner(Verdict{Kind: VerdictNotSeen, Color: p.Color, At: at,
 		Message: fmt.Sprintf("The board could not be seen clearly for %v (hands over it?): keep hands off the board and press the clock again.",
 			t.opts.PressWait.Round(time.Second))})
-	t.refuseQueue(at)
+	t.refuseQueue(at, "since the press before did not count")
 	return nil
 }
 

@@ -67,6 +67,26 @@ func TestPressQueue(t *testing.T) {
 			h.put('.', "E5")
 			h.look()
 		}, banner: VerdictPass, contains: []string{"White passes"}, moves: "B D5 W E5 B F5 W A1 B E6 W A2 B E4 W pass"},
+		{name: "a capture taken back refuses the press behind it", steps: func(h *harness) {
+			for _, m := range []struct {
+				c engine.Color
+				v string
+			}{{engine.Black, "D5"}, {engine.White, "E5"}, {engine.Black, "F5"}, {engine.White, "A1"}, {engine.Black, "E6"}, {engine.White, "A2"}, {engine.Black, "E4"}} {
+				h.move(m.c, m.v)
+			}
+			h.press(clock.PassButton)
+			h.put('.', "E4")
+			h.look()
+		}, banner: VerdictInfo, contains: []string{"took the stone at E4 back", "The pass made while", "not counted"}, moves: "B D5 W E5 B F5 W A1 B E6 W A2"},
+		{name: "presses after the stop are refused visibly", steps: func(h *harness) {
+			h.put('X', "E5")
+			h.hand()
+			h.press(clock.BlackClock)
+			h.press(clock.PassButton)
+			h.press(clock.PassButton)
+			h.press(clock.PassButton) // one too many: the game stopped after the second
+			h.look()
+		}, banner: VerdictStopped, contains: []string{"not counted, since the game is no longer in play"}, moves: "B E5 W pass B pass W pass"},
 		{name: "the queue is bounded", steps: func(h *harness) {
 			h.put('X', "E5")
 			h.hand()
@@ -82,6 +102,31 @@ func TestPressQueue(t *testing.T) {
 			h := newHarness(t, 9, nil)
 			start(h, nil)
 			tc.steps(h)
+			checkQueue(t, h, tc.banner, tc.contains, tc.moves)
+		})
+	}
+	t.Run("a press while the start is checked counts after it", func(t *testing.T) {
+		h := newHarness(t, 9, nil)
+		h.setup(Setup{Rules: "aga", Size: 9, TimeControl: "10m"})
+		h.hand()
+		h.press(clock.WhiteClock) // starts Black's clock once the empty board is seen
+		h.press(clock.PassButton) // Black passes at once
+		h.wantBanner(VerdictWaiting, "The pass waits until the starting position is checked")
+		h.look()
+		checkQueue(t, h, VerdictPass, []string{"1: Black passes"}, "B pass")
+	})
+}
+
+// checkQueue checks the banner and the moves, then that the journal replays to the same.
+func checkQueue(t *testing.T, h *harness, banner VerdictKind, contains []string, moves string) {
+	t.Helper()
+	{
+		tc := struct {
+			banner   VerdictKind
+			contains []string
+			moves    string
+		}{banner, contains, moves}
+		{
 			s := h.wantBanner(tc.banner, tc.contains...)
 			if got := h.movesGTP(); got != tc.moves {
 				t.Errorf("moves %q, want %q", got, tc.moves)
@@ -94,7 +139,7 @@ func TestPressQueue(t *testing.T) {
 			if r := h.state(); r.QueuedPresses != s.QueuedPresses || r.Waiting != s.Waiting {
 				t.Errorf("after replay: queued %d waiting %v, want %d %v", r.QueuedPresses, r.Waiting, s.QueuedPresses, s.Waiting)
 			}
-		})
+		}
 	}
 }
 
