@@ -115,12 +115,13 @@ func cornerCache(t *testing.T) (map[string]calib.Calibration, func()) {
 }
 
 func readEvalImage(t *testing.T, im evalImage, cache map[string]calib.Calibration) imageResult {
-	res := imageResult{rel: im.rel, set: im.set, points: im.label.Size * im.label.Size}
+	t.Helper()
 	img := gocv.IMRead(im.path, gocv.IMReadColor|gocv.IMReadIgnoreOrientation)
 	defer img.Close()
 	if img.Empty() {
 		t.Fatalf("%s: cannot read", im.rel)
 	}
+	res := imageResult{rel: im.rel, set: im.set, points: im.label.Size * im.label.Size}
 	cal, ok := cache[im.rel]
 	if !ok {
 		var err error
@@ -132,6 +133,14 @@ func readEvalImage(t *testing.T, im evalImage, cache map[string]calib.Calibratio
 		}
 		cache[im.rel] = cal
 	}
+	return readWith(t, im, img, cal)
+}
+
+// readWith reads one photo with a given calibration and scores it against its label.
+func readWith(t *testing.T, im evalImage, img gocv.Mat, cal calib.Calibration) imageResult {
+	t.Helper()
+	res := imageResult{rel: im.rel, set: im.set, points: im.label.Size * im.label.Size}
+
 	r, err := NewReader(cal, Params{})
 	if err != nil {
 		t.Fatalf("%s: %v", im.rel, err)
@@ -221,5 +230,51 @@ func TestAccuracyOnEvalPhotos(t *testing.T) {
 	}
 	if perfect < 0.95 {
 		t.Errorf("%.1f%% of boards read perfectly, below the 95%% bar", 100*perfect)
+	}
+}
+
+// TestGomradeWithVerifiedCorners reads every gomrade photo with the corners verified by hand
+// (corners_verified.json) instead of the found ones: a grid a pixel or two off the automatic fit
+// must not change the reading (small grid errors must never create stones). Zero errors expected
+// on every image (2/67 is scored against its corrected label, see mislabelled).
+func TestGomradeWithVerifiedCorners(t *testing.T) {
+	root := shareddata.Path(t, "vision-eval")
+	raw, err := os.ReadFile(filepath.Join(root, "gomrade-sample", "corners_verified.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var corners map[string][4][2]float64
+	if err := json.Unmarshal(raw, &corners); err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, im := range loadEvalSet(t) {
+		if im.set != "gomrade-sample" {
+			continue
+		}
+		q, ok := corners[strings.TrimPrefix(im.rel, "gomrade-sample/")]
+		if !ok {
+			t.Errorf("%s: no verified corners", im.rel)
+			continue
+		}
+		img := gocv.IMRead(im.path, gocv.IMReadColor|gocv.IMReadIgnoreOrientation)
+		var pts [4]calib.Point2
+		for i, c := range q {
+			pts[i] = calib.Point2{X: c[0], Y: c[1]}
+		}
+		cal, err := calib.FromCorners(img.Cols(), img.Rows(), im.label.Size, pts)
+		if err != nil {
+			img.Close()
+			t.Fatalf("%s: %v", im.rel, err)
+		}
+		res := readWith(t, im, img, cal)
+		img.Close()
+		n++
+		if res.errors != 0 {
+			t.Errorf("%s with verified corners: %d wrong: %s", im.rel, res.errors, res.detail)
+		}
+	}
+	if n != 17 {
+		t.Errorf("read %d gomrade photos with verified corners, want 17", n)
 	}
 }

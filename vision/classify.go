@@ -174,11 +174,14 @@ func classifyPoint(x pointFeatures, lv levels, p Params, interior bool) (observe
 	// White: brighter than the board and of a different colour (stones are neutral, boards are not).
 	// A white stone hides the grid lines; a bright patch of glare on the board does not.
 	hidesLines := x.InLine < 0.15
+	// With the grid a little off the stone's centre the disc takes in board and reads darker; its
+	// inner part is still all stone. (Only for the brightness test: a point is never made darker.)
+	x.Rel = math.Max(x.Rel, x.RelIn)
 	// Its colour moves away from the board's toward neutral: a stone is never redder than wood
 	// (a hand or a reddish reflection is).
 	neutral := x.DR < 0
 	// Strong colour evidence makes up for weak brightness evidence (white stones on a light board).
-	strongColour := x.Rel > 0.97*lv.empty && x.Chroma > 4*lv.chroma
+	strongColour := x.Rel > 0.97*lv.empty && x.Chroma > 3*lv.chroma
 	// On a frame whose empty points show the grid clearly, an inner point as bright as the board
 	// that hides both lines holds a stone even without any colour difference: white stones on a
 	// white or light board. (Edge points are left out: the board's margin confuses the measure.)

@@ -30,13 +30,17 @@ func canonFor(size int) canonGeom {
 
 // pointFeatures describes one intersection of the canonical image, relative to the board around it.
 type pointFeatures struct {
-	Rel    float64 // median luminance of the disc / local board luminance (black ≪ 1, white > 1)
+	Rel float64 // median luminance of the disc / local board luminance (black ≪ 1, white > 1)
+	// RelIn is Rel of the inner disc alone: still all stone when the grid sits up to a quarter
+	// spacing off the stone's centre (imprecise corners), where the whole disc takes in board.
+	RelIn  float64
 	Chroma float64 // distance of the disc's mean chromaticity from the local board's
 	DR, DG float64 // that difference in r/(r+g+b) and g/(r+g+b): white stones lose red, skin keeps it
 	InLine float64 // grid-line contrast inside the inner disc, relative to the inner disc's own luminance
-	// LineVis is how visible the two grid lines are in the inner disc, allowing each to sit a pixel
-	// off the calibrated position: the darkest of three adjacent columns (rows) against the pixels
-	// away from both lines, relative to the inner disc's luminance. Empty points show it; stones hide it.
+	// LineVis is how visible the two grid lines are near the point, allowing each to sit up to
+	// lineTol of a spacing off the calibrated position (corners clicked or found a few pixels off):
+	// the darkest of the nearby columns (rows) against the inner-disc pixels away from both lines,
+	// relative to the inner disc's luminance. Empty points show it; stones hide it.
 	LineVis float64
 	// CellRel and CellChroma are the lowest, over the cells touching the point, of the cell centre's
 	// luminance relative to the board and of its colour difference from the board: both high
@@ -55,8 +59,9 @@ type sampler struct {
 	cross []bool  // disc pixel lies on the grid-line cross (dx == 0 or dy == 0)
 	inner []bool  // disc pixel lies in the inner disc (radius 0.2 spacing)
 	ioff  []bool  // inner-disc pixel at least 2 px off both lines
-	icol  []int8  // inner-disc pixel: -1, 0 or 1 = in that column next to the vertical line (|dy| > 1); else 9
-	irow  []int8  // likewise for rows next to the horizontal line (|dx| > 1)
+	icol  []int8  // line-window pixel: its column offset from the vertical line (|dx| <= ltol, |dy| > 1); else noLine
+	irow  []int8  // likewise for rows near the horizontal line (|dy| <= ltol, |dx| > 1)
+	ltol  int     // how many pixels a grid line may sit off its calibrated position
 	cell  []int32 // small disc at a cell centre
 	lum   []uint8 // luminance plane of the canonical image
 	hist  [256]uint16
@@ -68,11 +73,33 @@ type sampler struct {
 	tmp   [16]float64
 }
 
+// lineTol is how far (in spacings) LineVis looks for a grid line off its calibrated position:
+// hand-clicked or found corners are often 2-3 canonical pixels off somewhere on the board, and a
+// grid line missed there must not make an empty point look like a stone hiding it.
+const lineTol = 0.15
+
+// maxLineTol bounds the line search in pixels (the canonical spacing is at most 48).
+const maxLineTol = 7
+
+// noLine marks a pixel outside the line-search windows.
+const noLine = 127
+
+func abs(v int) int {
+	if v < 0 {
+		return -v
+	}
+	return v
+}
+
 func newSampler(g canonGeom) *sampler {
 	s := &sampler{geom: g}
 	side := int32(g.Side())
 	rd := 0.32 * float64(g.Spacing)
 	ir := 0.2 * float64(g.Spacing)
+	// LineVis looks for each grid line within lineTol of a spacing of its calibrated place,
+	// inside a window that stays within a stone's disc even when the grid is that far off.
+	s.ltol = min(maxLineTol, max(1, int(math.Round(lineTol*float64(g.Spacing)))))
+	lr := 0.3 * float64(g.Spacing)
 	ri := int(math.Ceil(rd))
 	for dy := -ri; dy <= ri; dy++ {
 		for dx := -ri; dx <= ri; dx++ {
@@ -82,11 +109,11 @@ func newSampler(g canonGeom) *sampler {
 				s.cross = append(s.cross, dx == 0 || dy == 0)
 				s.inner = append(s.inner, d2 <= ir*ir)
 				s.ioff = append(s.ioff, d2 <= ir*ir && dx*dx > 1 && dy*dy > 1)
-				col, row := int8(9), int8(9)
-				if d2 <= ir*ir && dx >= -1 && dx <= 1 && dy*dy > 1 {
+				col, row := int8(noLine), int8(noLine)
+				if d2 <= lr*lr && abs(dx) <= s.ltol && dy*dy > 1 {
 					col = int8(dx)
 				}
-				if d2 <= ir*ir && dy >= -1 && dy <= 1 && dx*dx > 1 {
+				if d2 <= lr*lr && abs(dy) <= s.ltol && dx*dx > 1 {
 					row = int8(dy)
 				}
 				s.icol = append(s.icol, col)
@@ -159,8 +186,8 @@ func (s *sampler) extract(pix []byte, out []pointFeatures) {
 			var sr, sg, sb float64
 			var inOn, inOff uint32
 			var inOnN, inOffN int
-			var colSum, rowSum [3]uint32
-			var colN, rowN [3]int
+			var colSum, rowSum [2*maxLineTol + 1]uint32
+			var colN, rowN [2*maxLineTol + 1]int
 			for k, o := range s.disc {
 				p := base + o
 				y := s.lum[p]
@@ -168,13 +195,13 @@ func (s *sampler) extract(pix []byte, out []pointFeatures) {
 				sb += float64(pix[3*p])
 				sg += float64(pix[3*p+1])
 				sr += float64(pix[3*p+2])
-				if c := s.icol[k]; c != 9 {
-					colSum[c+1] += uint32(y)
-					colN[c+1]++
+				if c := s.icol[k]; c != noLine {
+					colSum[int(c)+maxLineTol] += uint32(y)
+					colN[int(c)+maxLineTol]++
 				}
-				if r := s.irow[k]; r != 9 {
-					rowSum[r+1] += uint32(y)
-					rowN[r+1]++
+				if r := s.irow[k]; r != noLine {
+					rowSum[int(r)+maxLineTol] += uint32(y)
+					rowN[int(r)+maxLineTol]++
 				}
 				if s.inner[k] {
 					s.ins = append(s.ins, y)
@@ -195,6 +222,7 @@ func (s *sampler) extract(pix []byte, out []pointFeatures) {
 			f.DR, f.DG = sr/tot-bgR, sg/tot-bgG
 			f.Chroma = math.Hypot(f.DR, f.DG)
 			im := float64(median8(s.ins, &s.hist))
+			f.RelIn = im / bg
 			f.InLine = 0
 			if inOnN > 0 && inOffN > 0 {
 				f.InLine = (float64(inOff)/float64(inOffN) - float64(inOn)/float64(inOnN)) / math.Max(im, 8)
@@ -203,7 +231,7 @@ func (s *sampler) extract(pix []byte, out []pointFeatures) {
 			if inOffN > 0 {
 				off := float64(inOff) / float64(inOffN)
 				darkCol, darkRow := math.Inf(1), math.Inf(1)
-				for i := 0; i < 3; i++ {
+				for i := range colSum {
 					if colN[i] > 0 {
 						darkCol = math.Min(darkCol, float64(colSum[i])/float64(colN[i]))
 					}
