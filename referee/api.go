@@ -4,7 +4,10 @@
 // differs and how to fix it, applies the rules' policy to illegal moves, runs the end of the game
 // (stop, marking of dead stones, confirmation, count), and lets a director correct things behind a
 // PIN. Every input is appended to a checksummed journal (and fsynced) before its effect is shown,
-// so that a restarted kiosk replays the journal and resumes exactly where it stopped. It knows
+// so that a restarted kiosk replays the journal and resumes exactly where it stopped. No press is
+// lost: one made while an earlier press is still being checked waits its turn (see applyPress).
+// Time alone (a flag, a press that never saw the board) is recorded at the instant it happened;
+// Table.Watch wakes on the next such deadline, so nothing has to tick the table. It knows
 // nothing of cameras, windows or GPIO: the kiosk command wires those to a Table.
 package referee
 

@@ -30,6 +30,9 @@ Runs the whole pipeline headless (frames, vision, clock, referee) on a recorded 
 one line per verdict. SOURCE is a directory of frames (images, or .txt board grids) with a press
 script (presses.txt beside the frames, or --script FILE); --demo plays the built-in demo game.
 Started again on the same --journal after being stopped or killed, it resumes where it was.
+Photographs are read as the kiosk reads its camera: the board is found in the first frame (unless
+--calibration is given) and again whenever a frame shows it moved; a frame in which no board can be
+found is reported as unreadable and skipped, and the referee waits for the next readable frame.
 
 Press script (see package tengen/referee/replay for every directive):
   size 19 | rules aga | komi 7.5 | handicap 5 [free] | time 60m+5x30s | black NAME [RANK] | ...
