@@ -45,6 +45,20 @@ var mislabelled = map[string]struct {
 	},
 }
 
+// handCovered lists, per evaluation photo, the points a hand or a sleeve covers (seen in the
+// photo; the labels give the position under the hand). How `?` is scored: Obscured is the right
+// answer for a covered point (a frame with a hand must never give a verdict), so `?` there counts
+// as correct, as does the labelled stone or emptiness if the reader still sees it; `?` anywhere
+// else, and any other reading of a covered point, is an error.
+var handCovered = map[string]struct {
+	why    string
+	points [][2]int // col, row as seen in the image
+}{
+	"imago-tests/t3/t3_003.jpg":      {"fingers reach in over the left edge on rows 7-9", [][2]int{{0, 7}, {0, 8}, {0, 9}}},
+	"imago-tests/t3/t3_005.jpg":      {"a sleeve covers the top-left corner", [][2]int{{0, 0}, {0, 1}}},
+	"imago-tests/t2/skip/t2_008.jpg": {"a fingertip over the left edge on row 6", [][2]int{{0, 6}}},
+}
+
 // evalImage is one labelled photograph of the evaluation set.
 type evalImage struct {
 	set, rel, path string
@@ -95,6 +109,7 @@ type imageResult struct {
 	points  int
 	detail  string
 	noBoard error
+	covered int // points under a hand read `?` (correct, see handCovered)
 }
 
 // cornerCache lets a developer reuse found calibrations between runs (VISION_CALIB_CACHE=file);
@@ -154,6 +169,10 @@ func readWith(t *testing.T, im evalImage, img gocv.Mat, cal calib.Calibration) i
 	for y := 0; y < rd.Size; y++ {
 		for x := 0; x < rd.Size; x++ {
 			got, want := rd.Stones[y*rd.Size+x], im.label.At(x, y)
+			if got == observe.Obscured && underHand(im.rel, x, y) {
+				res.covered++
+				continue
+			}
 			if got != want {
 				res.errors++
 				diffs = append(diffs, fmt.Sprintf("r%dc%d %c->%c", y, x, want.Rune(), got.Rune()))
@@ -164,9 +183,20 @@ func readWith(t *testing.T, im evalImage, img gocv.Mat, cal calib.Calibration) i
 	return res
 }
 
+// underHand reports whether handCovered lists point (x, y) of the photo rel.
+func underHand(rel string, x, y int) bool {
+	for _, p := range handCovered[rel].points {
+		if p == [2]int{x, y} {
+			return true
+		}
+	}
+	return false
+}
+
 // TestAccuracyOnEvalPhotos reads every labelled photo of ../shared/vision-eval with corners found
 // automatically (FindBoard: calib.Find and CheckGrid, as kiosk detect --size 19 does) and checks the bars: at least 99.9% of intersections right and at
-// least 95% of boards read without a single error.
+// least 95% of boards read without a single error. `?` is correct only on a point under a hand
+// (handCovered).
 func TestAccuracyOnEvalPhotos(t *testing.T) {
 	imgs := loadEvalSet(t)
 	cache, save := cornerCache(t)
@@ -181,6 +211,9 @@ func TestAccuracyOnEvalPhotos(t *testing.T) {
 		}
 		res := readEvalImage(t, im, cache)
 		results = append(results, res)
+		if h, ok := handCovered[im.rel]; ok {
+			t.Logf("%s: %d of %d points under a hand read `?` (%s)", im.rel, res.covered, len(h.points), h.why)
+		}
 		a := sets[res.set]
 		if a == nil {
 			a = &agg{}

@@ -149,6 +149,7 @@ func (r *Reader) Read(frame gocv.Mat) (Reading, error) {
 		r.blobs.find(r.samp.lum, r.feats, th, r.blobRel)
 		return r.blobRel
 	})
+	markReaching(r.samp, pix, r.feats, n, r.stones, r.conf)
 	rd := Reading{Size: n, Stones: r.stones, Confidence: r.conf, Overall: 1}
 	for _, c := range r.conf {
 		rd.Overall = min(rd.Overall, c)

@@ -1,0 +1,146 @@
+package vision
+
+import (
+	"math"
+
+	"tengen/vision/observe"
+)
+
+// Hands and sleeves reaching in over an edge of the board look like white stones on the edge
+// points: bright, less red than wood, hiding the grid lines. Going outward from the point, strip
+// by strip across the way, a stone shows its rim (a narrow dark line, the stone's outline or the
+// gap between it and what lies beyond) and, on a board with a margin of wood, the board's colour
+// again, if only in a thin strip before a white cloth beyond. A hand or a sleeve goes on, without
+// a rim and of its own colour, over the margin and off the board. The profile is read from rimFrom
+// to reachTo spacings out from the edge line; from reachFrom on every strip must keep the cover's
+// colour.
+const (
+	rimFrom    = 0.35
+	reachFrom  = 0.6
+	reachTo    = 0.95
+	reachAlong = 0.25 // half-length of each strip, in spacings
+	rimDip     = 0.9  // a strip this much darker than both its neighbours is a rim
+	maxProfile = 64   // longest profile in strips (the canonical spacing is at most 48)
+)
+
+// patchStats is the mean luminance and chromaticity of a rectangle of the canonical image.
+type patchStats struct {
+	y, r, g float64
+	n       int
+}
+
+// patch measures the rectangle [x0,x1) x [y0,y1) of the canonical BGR image (clipped to it).
+func (s *sampler) patch(pix []byte, x0, y0, x1, y1 int) patchStats {
+	side := s.geom.Side()
+	x0, y0 = max(x0, 0), max(y0, 0)
+	x1, y1 = min(x1, side), min(y1, side)
+	var sy, sr, sg, sb float64
+	n := 0
+	for y := y0; y < y1; y++ {
+		for x := x0; x < x1; x++ {
+			p := y*side + x
+			sy += float64(s.lum[p])
+			sb += float64(pix[3*p])
+			sg += float64(pix[3*p+1])
+			sr += float64(pix[3*p+2])
+			n++
+		}
+	}
+	if n == 0 {
+		return patchStats{}
+	}
+	tot := sr + sg + sb + 1e-9
+	return patchStats{y: sy / float64(n), r: sr / tot, g: sg / tot, n: n}
+}
+
+// reachesOffBoard reports whether whatever covers edge point (c, r) goes on, with the same
+// brightness and colour, over the board's margin: a hand or a sleeve, not a stone. x are the
+// point's features (its colour relative to the board around it).
+func (s *sampler) reachesOffBoard(pix []byte, c, r int, x pointFeatures) bool {
+	g := s.geom
+	sp := float64(g.Spacing)
+	cx, cy := g.Spacing*(c+1), g.Spacing*(r+1)
+	h := max(1, int(math.Round(0.15*sp)))
+	centre := s.patch(pix, cx-h, cy-h, cx+h+1, cy+h+1)
+	if centre.n == 0 {
+		return false
+	}
+	// The board's colour here: the point's colour less its difference from the board.
+	boardR, boardG := centre.r-x.DR, centre.g-x.DG
+	rim, from, to := int(math.Round(rimFrom*sp)), int(math.Round(reachFrom*sp)), int(math.Round(reachTo*sp))
+	along := max(1, int(math.Round(reachAlong*sp)))
+	// dirs are the outward directions of this edge point (two at a corner).
+	var dirs [4][2]int
+	k := 0
+	if c == 0 {
+		dirs[k] = [2]int{-1, 0}
+		k++
+	}
+	if c == g.Size-1 {
+		dirs[k] = [2]int{1, 0}
+		k++
+	}
+	if r == 0 {
+		dirs[k] = [2]int{0, -1}
+		k++
+	}
+	if r == g.Size-1 {
+		dirs[k] = [2]int{0, 1}
+		k++
+	}
+	var ys [maxProfile]float64
+	for _, d := range dirs[:k] {
+		hand := true
+		n := 0
+		for t := rim - 1; t <= to+1 && hand && n < maxProfile; t++ {
+			var o patchStats
+			if d[0] != 0 {
+				x0 := cx + d[0]*t
+				o = s.patch(pix, x0, cy-along, x0+1, cy+along+1)
+			} else {
+				y0 := cy + d[1]*t
+				o = s.patch(pix, cx-along, y0, cx+along+1, y0+1)
+			}
+			if o.n == 0 {
+				hand = false // the strip falls off the canonical image: no evidence
+				break
+			}
+			ys[n] = o.y
+			n++
+			toPoint := math.Hypot(o.r-centre.r, o.g-centre.g)
+			toBoard := math.Hypot(o.r-boardR, o.g-boardG)
+			switch {
+			case t >= from && t <= to:
+				hand = toPoint < 0.5*toBoard // the cover's colour all the way off the board
+			case t >= rim:
+				hand = toPoint < 0.7*toBoard // a strip of board between stone and whatever lies beyond
+			}
+		}
+		for i := 1; i+1 < n && hand; i++ {
+			if ys[i] < rimDip*math.Min(ys[i-1], ys[i+1]) {
+				hand = false
+			}
+		}
+		if hand {
+			return true
+		}
+	}
+	return false
+}
+
+// markReaching turns into Obscured the edge points read as white stones whose cover goes on off
+// the board (see reachesOffBoard): a hand must never be read as a stone.
+func markReaching(s *sampler, pix []byte, f []pointFeatures, size int, stones []observe.Stone, conf []float32) {
+	for i, x := range f {
+		if stones[i] != observe.White {
+			continue
+		}
+		c, r := i%size, i/size
+		if c != 0 && r != 0 && c != size-1 && r != size-1 {
+			continue
+		}
+		if s.reachesOffBoard(pix, c, r, x) {
+			stones[i], conf[i] = observe.Obscured, 0.5
+		}
+	}
+}

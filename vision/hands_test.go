@@ -1,0 +1,126 @@
+package vision
+
+import (
+	"testing"
+
+	"tengen/vision/observe"
+)
+
+// canvas is a synthetic canonical BGR image for testing the classifier's geometry.
+type canvas struct {
+	g   canonGeom
+	pix []byte
+}
+
+func newCanvas(g canonGeom, bgr [3]byte) *canvas {
+	side := g.Side()
+	c := &canvas{g: g, pix: make([]byte, 3*side*side)}
+	c.fill(0, 0, side, side, bgr)
+	return c
+}
+
+func (c *canvas) set(x, y int, bgr [3]byte) {
+	side := c.g.Side()
+	if x < 0 || y < 0 || x >= side || y >= side {
+		return
+	}
+	copy(c.pix[3*(y*side+x):], bgr[:])
+}
+
+func (c *canvas) fill(x0, y0, x1, y1 int, bgr [3]byte) {
+	for y := y0; y < y1; y++ {
+		for x := x0; x < x1; x++ {
+			c.set(x, y, bgr)
+		}
+	}
+}
+
+// disc draws a filled disc with a one-pixel outline of another colour.
+func (c *canvas) disc(cx, cy int, r float64, body, rim [3]byte) {
+	ri := int(r) + 2
+	for dy := -ri; dy <= ri; dy++ {
+		for dx := -ri; dx <= ri; dx++ {
+			d2 := float64(dx*dx + dy*dy)
+			switch {
+			case d2 <= (r-1)*(r-1):
+				c.set(cx+dx, cy+dy, body)
+			case d2 <= r*r:
+				c.set(cx+dx, cy+dy, rim)
+			}
+		}
+	}
+}
+
+var (
+	wood  = [3]byte{70, 150, 200} // BGR
+	cloth = [3]byte{225, 225, 225}
+	stone = [3]byte{215, 215, 212}
+	skin  = [3]byte{170, 185, 220}
+	shade = [3]byte{120, 130, 140}
+	ink   = [3]byte{20, 30, 40}
+)
+
+// woodBoard draws a 19x19 board whose wooden margin is margin spacings wide, on a white cloth.
+func woodBoard(g canonGeom, margin float64) *canvas {
+	c := newCanvas(g, cloth)
+	sp := g.Spacing
+	m := int(margin * float64(sp))
+	c.fill(sp-m, sp-m, sp*g.Size+m+1, sp*g.Size+m+1, wood)
+	for i := 1; i <= g.Size; i++ {
+		c.fill(sp*i, sp, sp*i+1, sp*g.Size+1, ink)
+		c.fill(sp, sp*i, sp*g.Size+1, sp*i+1, ink)
+	}
+	return c
+}
+
+// TestHandOverEdgeIsObscured: a white stone on an edge point stays a stone, whether a wide wooden
+// margin or a narrow one with a white cloth beyond surrounds it; a hand reaching in over the
+// same edge to that point is Obscured, never a stone.
+func TestHandOverEdgeIsObscured(t *testing.T) {
+	g := canonFor(19)
+	sp := g.Spacing
+	r0 := 0.47 * float64(sp)
+	cases := []struct {
+		name string
+		draw func(c *canvas)
+		// margin of wood around the grid, in spacings
+		margin float64
+		want   observe.Stone
+	}{
+		{"stone, wide margin", func(c *canvas) { c.disc(sp, 10*sp, r0, stone, shade) }, 0.9, observe.White},
+		{"stone, narrow margin on cloth", func(c *canvas) { c.disc(sp, 10*sp, r0, stone, shade) }, 0.55, observe.White},
+		{"stone at a corner on cloth", func(c *canvas) { c.disc(sp, sp, r0, stone, shade) }, 0.55, observe.White},
+		{"hand over the left edge", func(c *canvas) {
+			c.fill(0, 9*sp+sp/3, sp+sp/3, 11*sp-sp/3, skin) // a finger from off the board to just past the point
+		}, 0.9, observe.Obscured},
+		{"sleeve over a corner", func(c *canvas) { c.fill(0, 0, sp+sp/2, sp+sp/2, skin) }, 0.9, observe.Obscured},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			c := woodBoard(g, tc.margin)
+			tc.draw(c)
+			s := newSampler(g)
+			f := make([]pointFeatures, g.Size*g.Size)
+			s.extract(c.pix, f)
+			stones := make([]observe.Stone, len(f))
+			conf := make([]float32, len(f))
+			classify(f, g.Size, Params{}.withDefaults(), stones, conf, &scratch{}, nil, nil)
+			markReaching(s, c.pix, f, g.Size, stones, conf)
+			var at int
+			switch tc.name {
+			case "stone at a corner on cloth", "sleeve over a corner":
+				at = 0
+			default:
+				at = 9 * g.Size
+			}
+			if stones[at] != tc.want {
+				t.Errorf("point read %v (features %+v), want %v", stones[at], f[at], tc.want)
+			}
+			for i, st := range stones {
+				if i != at && st != observe.Empty && st != observe.Obscured {
+					t.Errorf("point c%d r%d read %v, want empty", i%g.Size, i/g.Size, st)
+				}
+			}
+		})
+	}
+}
