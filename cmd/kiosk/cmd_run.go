@@ -201,8 +201,7 @@ func serveWindow(ctx context.Context, a fyne.App, win fyne.Window, quitAfter tim
 			quit = time.After(quitAfter)
 		}
 		select {
-		case <-ctx.Done():
-			return
+		case <-ctx.Done(): // SIGTERM from systemd, or the window already closed (Quit is then harmless)
 		case <-quit:
 		}
 		fyne.Do(a.Quit)

@@ -141,15 +141,17 @@ func (b *lockedBuffer) String() string {
 
 // kioskChild is `kiosk` running as a child process of the test binary.
 type kioskChild struct {
-	logs *lockedBuffer
-	done chan error // receives the exit once
+	cmd    *exec.Cmd
+	logs   *lockedBuffer
+	exited chan struct{} // closed when the child has exited
+	err    error         // how it exited (read after exited is closed)
 }
 
 // startKioskChild runs `kiosk ARGS` on display disp with extra environment variables; the child
 // is stopped (SIGTERM, then killed) when the test ends.
 func startKioskChild(t *testing.T, ctx context.Context, disp string, env []string, args ...string) *kioskChild {
 	t.Helper()
-	k := &kioskChild{logs: &lockedBuffer{}, done: make(chan error, 1)}
+	k := &kioskChild{logs: &lockedBuffer{}, exited: make(chan struct{})}
 	cmd := exec.CommandContext(ctx, os.Args[0], "-test.run=^$")
 	var base []string
 	for _, e := range os.Environ() {
@@ -159,14 +161,18 @@ func startKioskChild(t *testing.T, ctx context.Context, disp string, env []strin
 	}
 	cmd.Env = append(append(base, "DISPLAY="+disp, runKioskEnv+"="+strings.Join(args, "\t")), env...)
 	cmd.Stdout, cmd.Stderr = k.logs, k.logs
+	k.cmd = cmd
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	go func() { k.done <- cmd.Wait() }()
+	go func() {
+		k.err = cmd.Wait()
+		close(k.exited)
+	}()
 	t.Cleanup(func() {
 		_ = cmd.Process.Signal(syscall.SIGTERM)
 		select {
-		case <-k.done:
+		case <-k.exited:
 		case <-time.After(10 * time.Second):
 			_ = cmd.Process.Kill()
 		}
@@ -266,8 +272,8 @@ func TestKioskWindowUnderXvfb(t *testing.T) {
 	deadline := time.Now().Add(60 * time.Second)
 	for time.Now().Before(deadline) {
 		select {
-		case err := <-kiosk.done:
-			t.Fatalf("the kiosk exited early: %v\n%s", err, kiosk.logs.String())
+		case <-kiosk.exited:
+			t.Fatalf("the kiosk exited early: %v\n%s", kiosk.err, kiosk.logs.String())
 		case <-time.After(time.Second):
 		}
 		img, err := screenshot(ctx, disp)
@@ -288,6 +294,16 @@ func TestKioskWindowUnderXvfb(t *testing.T) {
 	}
 	if missing := ns.wait(10*time.Second, "READY=1", "WATCHDOG=1", "STATUS=game: move"); len(missing) > 0 {
 		t.Errorf("systemd never got %q; it got %q", missing, ns.messages())
+	}
+	// systemd stops the kiosk with SIGTERM: the window closes and the kiosk exits cleanly.
+	_ = kiosk.cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case <-kiosk.exited:
+		if kiosk.err != nil {
+			t.Errorf("after SIGTERM: %v, want a clean exit", kiosk.err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Error("the kiosk did not exit within 10 s of SIGTERM")
 	}
 	if t.Failed() {
 		t.Logf("kiosk output:\n%s", kiosk.logs.String())
@@ -330,10 +346,10 @@ func TestConfigFaultUnderXvfb(t *testing.T) {
 		t.Errorf("the screen shows %d calm-panel pixels of %d: not the configuration problem screen", n, total)
 	}
 	select {
-	case err := <-kiosk.done:
+	case <-kiosk.exited:
 		var ee *exec.ExitError
-		if !errors.As(err, &ee) || ee.ExitCode() != exitConfig {
-			t.Errorf("after the window closed: %v, want exit status %d", err, exitConfig)
+		if !errors.As(kiosk.err, &ee) || ee.ExitCode() != exitConfig {
+			t.Errorf("after the window closed: %v, want exit status %d", kiosk.err, exitConfig)
 		}
 	case <-time.After(30 * time.Second):
 		t.Error("the kiosk did not exit after --quit-after")
