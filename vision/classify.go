@@ -34,6 +34,7 @@ type levels struct {
 	chroma  float64 // least colour difference from the board of a white stone
 	whiteTh float64 // Rel above which a point may be white
 	lineVis float64 // typical LineVis of an empty point (how clearly this frame shows the grid)
+	visNear float64 // typical LineVisNear of an empty point
 }
 
 // measureLevels calibrates the frame: black and empty levels and the black threshold.
@@ -70,6 +71,16 @@ func measureLevels(f []pointFeatures, p Params, sc *scratch) levels {
 	if len(vis) > 0 {
 		sort.Float64s(vis)
 		lv.lineVis = percentile(vis, 0.5)
+	}
+	vis = vis[:0]
+	for _, x := range f {
+		if x.Rel >= 0.85 && x.Rel <= 1.15 {
+			vis = append(vis, x.LineVisNear)
+		}
+	}
+	if len(vis) > 0 {
+		sort.Float64s(vis)
+		lv.visNear = percentile(vis, 0.5)
 	}
 	lv.empty = 0.93
 	lv.line = 0.1
@@ -185,7 +196,10 @@ func classifyPoint(x pointFeatures, lv levels, p Params, interior bool) (observe
 	// On a frame whose empty points show the grid clearly, an inner point as bright as the board
 	// that hides both lines holds a stone even without any colour difference: white stones on a
 	// white or light board. (Edge points are left out: the board's margin confuses the measure.)
-	hiddenGrid := interior && lv.lineVis > 0.15 && x.LineVis < 0.15*lv.lineVis && x.Rel > 0.9*lv.empty && x.DR < 0.01
+	// The lines must be missing at their calibrated place and also a little off it: a grid a few
+	// pixels off (imprecise corners) must not turn empty points into stones.
+	hiddenGrid := interior && lv.visNear > 0.15 && x.LineVisNear < 0.15*lv.visNear && x.LineVis < 0.5*lv.lineVis &&
+		x.Rel > 0.9*lv.empty && x.DR < 0.01
 	if hidesLines && ((x.Rel > lv.whiteTh && x.Chroma > lv.chroma || strongColour) && neutral || x.Rel > 1.3 && x.Chroma > 0.015 && x.InLine < 0.03 && neutral || x.Rel > 1.6 || hiddenGrid) {
 		m := math.Max((x.Rel-lv.whiteTh)/0.1, (x.Chroma-lv.chroma)/0.02)
 		return observe.White, margin(m, 1)

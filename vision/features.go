@@ -42,6 +42,9 @@ type pointFeatures struct {
 	// the darkest of the nearby columns (rows) against the inner-disc pixels away from both lines,
 	// relative to the inner disc's luminance. Empty points show it; stones hide it.
 	LineVis float64
+	// LineVisNear is LineVis allowing only one pixel off, inside the inner disc: sharper on a
+	// well-fitted grid (a stone shows nothing there), but blind to a line a little further off.
+	LineVisNear float64
 	// CellRel and CellChroma are the lowest, over the cells touching the point, of the cell centre's
 	// luminance relative to the board and of its colour difference from the board: both high
 	// means something bright and not board-coloured covers all around the point (a hand, a sleeve).
@@ -63,14 +66,16 @@ type sampler struct {
 	irow  []int8  // likewise for rows near the horizontal line (|dy| <= ltol, |dx| > 1)
 	ltol  int     // how many pixels a grid line may sit off its calibrated position
 	cell  []int32 // small disc at a cell centre
-	lum   []uint8 // luminance plane of the canonical image
-	hist  [256]uint16
-	ys    []uint8
-	ins   []uint8
-	cellY []float64 // per cell: median luminance
-	cellR []float64 // per cell: mean chromaticity r/(r+g+b)
-	cellG []float64 // per cell: mean chromaticity g/(r+g+b)
-	tmp   [16]float64
+	// outside marks the canonical pixels beyond the camera image (nil: none known).
+	outside []bool
+	lum     []uint8 // luminance plane of the canonical image
+	hist    [256]uint16
+	ys      []uint8
+	ins     []uint8
+	cellY   []float64 // per cell: median luminance
+	cellR   []float64 // per cell: mean chromaticity r/(r+g+b)
+	cellG   []float64 // per cell: mean chromaticity g/(r+g+b)
+	tmp     [16]float64
 }
 
 // lineTol is how far (in spacings) LineVis looks for a grid line off its calibrated position:
@@ -188,6 +193,8 @@ func (s *sampler) extract(pix []byte, out []pointFeatures) {
 			var inOnN, inOffN int
 			var colSum, rowSum [2*maxLineTol + 1]uint32
 			var colN, rowN [2*maxLineTol + 1]int
+			var ncolSum, nrowSum [3]uint32
+			var ncolN, nrowN [3]int
 			for k, o := range s.disc {
 				p := base + o
 				y := s.lum[p]
@@ -198,10 +205,18 @@ func (s *sampler) extract(pix []byte, out []pointFeatures) {
 				if c := s.icol[k]; c != noLine {
 					colSum[int(c)+maxLineTol] += uint32(y)
 					colN[int(c)+maxLineTol]++
+					if c >= -1 && c <= 1 && s.inner[k] {
+						ncolSum[c+1] += uint32(y)
+						ncolN[c+1]++
+					}
 				}
 				if r := s.irow[k]; r != noLine {
 					rowSum[int(r)+maxLineTol] += uint32(y)
 					rowN[int(r)+maxLineTol]++
+					if r >= -1 && r <= 1 && s.inner[k] {
+						nrowSum[r+1] += uint32(y)
+						nrowN[r+1]++
+					}
 				}
 				if s.inner[k] {
 					s.ins = append(s.ins, y)
@@ -227,21 +242,11 @@ func (s *sampler) extract(pix []byte, out []pointFeatures) {
 			if inOnN > 0 && inOffN > 0 {
 				f.InLine = (float64(inOff)/float64(inOffN) - float64(inOn)/float64(inOnN)) / math.Max(im, 8)
 			}
-			f.LineVis = 0
+			f.LineVis, f.LineVisNear = 0, 0
 			if inOffN > 0 {
 				off := float64(inOff) / float64(inOffN)
-				darkCol, darkRow := math.Inf(1), math.Inf(1)
-				for i := range colSum {
-					if colN[i] > 0 {
-						darkCol = math.Min(darkCol, float64(colSum[i])/float64(colN[i]))
-					}
-					if rowN[i] > 0 {
-						darkRow = math.Min(darkRow, float64(rowSum[i])/float64(rowN[i]))
-					}
-				}
-				if !math.IsInf(darkCol, 0) && !math.IsInf(darkRow, 0) {
-					f.LineVis = (2*off - darkCol - darkRow) / 2 / math.Max(im, 8)
-				}
+				f.LineVis = lineVis(off, im, colSum[:], colN[:], rowSum[:], rowN[:])
+				f.LineVisNear = lineVis(off, im, ncolSum[:], ncolN[:], nrowSum[:], nrowN[:])
 			}
 			f.CellRel, f.CellChroma = math.Inf(1), math.Inf(1)
 			for _, d := range [4][2]int{{-1, -1}, {0, -1}, {-1, 0}, {0, 0}} {
@@ -317,4 +322,24 @@ func median8(vals []uint8, h *[256]uint16) uint8 {
 		h[level] = 0
 	}
 	return med
+}
+
+// lineVis is the grid lines' contrast at a point: the darkest column and the darkest row (sums and
+// counts per offset) against the level off the lines, relative to the inner disc's luminance im.
+func lineVis(off, im float64, colSum []uint32, colN []int, rowSum []uint32, rowN []int) float64 {
+	darkCol, darkRow := math.Inf(1), math.Inf(1)
+	for i := range colSum {
+		if colN[i] > 0 {
+			darkCol = math.Min(darkCol, float64(colSum[i])/float64(colN[i]))
+		}
+	}
+	for i := range rowSum {
+		if rowN[i] > 0 {
+			darkRow = math.Min(darkRow, float64(rowSum[i])/float64(rowN[i]))
+		}
+	}
+	if math.IsInf(darkCol, 0) || math.IsInf(darkRow, 0) {
+		return 0
+	}
+	return (2*off - darkCol - darkRow) / 2 / math.Max(im, 8)
 }

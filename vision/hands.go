@@ -21,12 +21,35 @@ const (
 	reachAlong = 0.25 // half-length of each strip, in spacings
 	rimDip     = 0.9  // a strip this much darker than both its neighbours is a rim
 	maxProfile = 64   // longest profile in strips (the canonical spacing is at most 48)
+	// reachBright: a strict hand keeps at least this share of the point's brightness over the margin.
+	reachBright = 0.8
 )
+
+// markOutside records which canonical pixels map (through toImg, canonical -> image) outside the
+// w x h image: the warp replicates the image's border there, which is no evidence of anything.
+func (s *sampler) markOutside(toImg [9]float64, w, h int) {
+	side := s.geom.Side()
+	s.outside = make([]bool, side*side)
+	for v := 0; v < side; v++ {
+		for u := 0; u < side; u++ {
+			x := toImg[0]*float64(u) + toImg[1]*float64(v) + toImg[2]
+			y := toImg[3]*float64(u) + toImg[4]*float64(v) + toImg[5]
+			z := toImg[6]*float64(u) + toImg[7]*float64(v) + toImg[8]
+			if z <= 0 {
+				s.outside[v*side+u] = true
+				continue
+			}
+			x, y = x/z, y/z
+			s.outside[v*side+u] = !(x >= 1 && y >= 1 && x <= float64(w)-2 && y <= float64(h)-2)
+		}
+	}
+}
 
 // patchStats is the mean luminance and chromaticity of a rectangle of the canonical image.
 type patchStats struct {
 	y, r, g float64
 	n       int
+	outside bool // some of it lies outside the camera image
 }
 
 // patch measures the rectangle [x0,x1) x [y0,y1) of the canonical BGR image (clipped to it).
@@ -36,9 +59,13 @@ func (s *sampler) patch(pix []byte, x0, y0, x1, y1 int) patchStats {
 	x1, y1 = min(x1, side), min(y1, side)
 	var sy, sr, sg, sb float64
 	n := 0
+	outside := false
 	for y := y0; y < y1; y++ {
 		for x := x0; x < x1; x++ {
 			p := y*side + x
+			if s.outside != nil && s.outside[p] {
+				outside = true
+			}
 			sy += float64(s.lum[p])
 			sb += float64(pix[3*p])
 			sg += float64(pix[3*p+1])
@@ -50,13 +77,15 @@ func (s *sampler) patch(pix []byte, x0, y0, x1, y1 int) patchStats {
 		return patchStats{}
 	}
 	tot := sr + sg + sb + 1e-9
-	return patchStats{y: sy / float64(n), r: sr / tot, g: sg / tot, n: n}
+	return patchStats{y: sy / float64(n), r: sr / tot, g: sg / tot, n: n, outside: outside}
 }
 
 // reachesOffBoard reports whether whatever covers edge point (c, r) goes on, with the same
 // brightness and colour, over the board's margin: a hand or a sleeve, not a stone. x are the
 // point's features (its colour relative to the board around it).
-func (s *sampler) reachesOffBoard(pix []byte, c, r int, x pointFeatures) bool {
+// With strict set, the cover must also stay about as bright as the point all over the margin
+// (reachBright); a hand shaded at its edges passes only the lenient test.
+func (s *sampler) reachesOffBoard(pix []byte, c, r int, x pointFeatures, strict bool) bool {
 	g := s.geom
 	sp := float64(g.Spacing)
 	cx, cy := g.Spacing*(c+1), g.Spacing*(r+1)
@@ -101,8 +130,8 @@ func (s *sampler) reachesOffBoard(pix []byte, c, r int, x pointFeatures) bool {
 				y0 := cy + d[1]*t
 				o = s.patch(pix, cx-along, y0, cx+along+1, y0+1)
 			}
-			if o.n == 0 {
-				hand = false // the strip falls off the canonical image: no evidence
+			if o.n == 0 || o.outside {
+				hand = false // the strip falls off the canonical or the camera image: no evidence
 				break
 			}
 			ys[n] = o.y
@@ -112,6 +141,9 @@ func (s *sampler) reachesOffBoard(pix []byte, c, r int, x pointFeatures) bool {
 			switch {
 			case t >= from && t <= to:
 				hand = toPoint < 0.5*toBoard // the cover's colour all the way off the board
+				if strict && o.y < reachBright*centre.y {
+					hand = false
+				}
 			case t >= rim:
 				hand = toPoint < 0.7*toBoard // a strip of board between stone and whatever lies beyond
 			}
@@ -129,18 +161,39 @@ func (s *sampler) reachesOffBoard(pix []byte, c, r int, x pointFeatures) bool {
 }
 
 // markReaching turns into Obscured the edge points read as white stones whose cover goes on off
-// the board (see reachesOffBoard): a hand must never be read as a stone.
+// the board (see reachesOffBoard): a hand must never be read as a stone. A point passing the strict
+// test is a hand; then, along the edge, white points next to a hand whose cover passes the lenient
+// test (the shaded side of the same hand) are too.
 func markReaching(s *sampler, pix []byte, f []pointFeatures, size int, stones []observe.Stone, conf []float32) {
-	for i, x := range f {
-		if stones[i] != observe.White {
-			continue
-		}
+	edge := func(i int) bool {
 		c, r := i%size, i/size
-		if c != 0 && r != 0 && c != size-1 && r != size-1 {
-			continue
-		}
-		if s.reachesOffBoard(pix, c, r, x) {
+		return c == 0 || r == 0 || c == size-1 || r == size-1
+	}
+	found := false
+	for i, x := range f {
+		if stones[i] == observe.White && edge(i) && s.reachesOffBoard(pix, i%size, i/size, x, true) {
 			stones[i], conf[i] = observe.Obscured, 0.5
+			found = true
+		}
+	}
+	for found {
+		found = false
+		for i, x := range f {
+			if stones[i] != observe.White || !edge(i) {
+				continue
+			}
+			c, r := i%size, i/size
+			next := false
+			for _, d := range [4][2]int{{1, 0}, {-1, 0}, {0, 1}, {0, -1}} {
+				nc, nr := c+d[0], r+d[1]
+				if nc >= 0 && nr >= 0 && nc < size && nr < size && edge(nr*size+nc) && stones[nr*size+nc] == observe.Obscured {
+					next = true
+				}
+			}
+			if next && s.reachesOffBoard(pix, c, r, x, false) {
+				stones[i], conf[i] = observe.Obscured, 0.5
+				found = true
+			}
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package vision
 
 import (
+	"fmt"
 	"testing"
 
 	"tengen/vision/observe"
@@ -119,6 +120,46 @@ func TestHandOverEdgeIsObscured(t *testing.T) {
 			for i, st := range stones {
 				if i != at && st != observe.Empty && st != observe.Obscured {
 					t.Errorf("point c%d r%d read %v, want empty", i%g.Size, i/g.Size, st)
+				}
+			}
+		})
+	}
+}
+
+// TestGridOffByPixelsMakesNoStones: an empty board where some lines sit a few canonical pixels off
+// their calibrated places (corners clicked or found imprecisely) reads empty everywhere, and a white
+// stone on it is still read.
+func TestGridOffByPixelsMakesNoStones(t *testing.T) {
+	g := canonFor(19)
+	sp := g.Spacing
+	for _, off := range []int{-3, -2, 2, 3} {
+		t.Run(fmt.Sprintf("off %d px", off), func(t *testing.T) {
+			c := newCanvas(g, wood)
+			// The lines of the lower right part of the board are off (a corner clicked a little off).
+			for i := 1; i <= g.Size; i++ {
+				o := 0
+				if i > 12 {
+					o = off
+				}
+				c.fill(sp*i+o, sp, sp*i+o+1, sp*g.Size+1, ink)
+				c.fill(sp, sp*i+o, sp*g.Size+1, sp*i+o+1, ink)
+			}
+			c.disc(9*sp, 9*sp, 0.47*float64(sp), stone, shade)
+			s := newSampler(g)
+			f := make([]pointFeatures, g.Size*g.Size)
+			s.extract(c.pix, f)
+			stones := make([]observe.Stone, len(f))
+			conf := make([]float32, len(f))
+			classify(f, g.Size, Params{}.withDefaults(), stones, conf, &scratch{}, nil, nil)
+			markReaching(s, c.pix, f, g.Size, stones, conf)
+			at := 8*g.Size + 8
+			for i, st := range stones {
+				want := observe.Empty
+				if i == at {
+					want = observe.White
+				}
+				if st != want {
+					t.Errorf("c%d r%d read %v, want %v (features %+v)", i%g.Size, i/g.Size, st, want, f[i])
 				}
 			}
 		})

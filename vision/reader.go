@@ -53,13 +53,15 @@ func NewReader(cal calib.Calibration, p Params) (*Reader, error) {
 	for i := 0; i < 9; i++ {
 		toImg.SetDoubleAt(i/3, i%3, m[i])
 	}
+	samp := newSampler(g)
+	samp.markOutside(m, cal.ImageWidth, cal.ImageHeight)
 	return &Reader{
 		cal:    cal,
 		geom:   g,
 		toImg:  toImg,
 		canon:  gocv.NewMat(),
 		bgr:    gocv.NewMat(),
-		samp:   newSampler(g),
+		samp:   samp,
 		blobs:  newBlobFinder(g),
 		feats:  make([]pointFeatures, cal.Size*cal.Size),
 		params: p.withDefaults(),
