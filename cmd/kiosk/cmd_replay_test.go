@@ -159,9 +159,9 @@ var (
 		why string
 	}{
 		{visionSequence{"t2", []string{"vision-eval", "imago-tests", "t2"}, "t2.presses"},
-			"vision misreads skip/t2_008.jpg at A13 (a white stone on an empty point); see report"},
+			"vision misreads skip/t2_008.jpg at A13 (empty point read as obscured: hand); see report"},
 		{visionSequence{"t3", []string{"vision-eval", "imago-tests", "t3"}, "t3.presses"},
-			"vision misreads t3_003.jpg at A12, A11, A10 and t3_005.jpg at A19, A18 (white stones on empty points); see report"},
+			"vision misreads t3_003.jpg at A12, A11, A10 and t3_005.jpg at A19, A18 (empty points read as obscured: hand); see report"},
 	}
 )
 
