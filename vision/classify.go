@@ -200,6 +200,11 @@ func classifyPoint(x pointFeatures, lv levels, p Params, interior bool) (observe
 	// pixels off (imprecise corners) must not turn empty points into stones.
 	hiddenGrid := interior && lv.visNear > 0.15 && x.LineVisNear < 0.15*lv.visNear && x.LineVis < 0.5*lv.lineVis &&
 		x.Rel > 0.9*lv.empty && x.DR < 0.01
+	// A little brighter than the board with each line gone even in the wide search: a cream stone
+	// on a white board (a little redder than the board, far less than skin). Some board between it
+	// and its neighbours is darker than it: a patch of glare brightens the cells around it too.
+	hiddenGrid = hiddenGrid || interior && lv.visNear > 0.15 && x.LineVisNear < 0.2*lv.visNear && x.LineVisOne < 0.2*lv.lineVis &&
+		x.Rel > lv.empty+0.03 && x.DR < 0.025 && x.CellRel < x.Rel-0.03
 	if hidesLines && ((x.Rel > lv.whiteTh && x.Chroma > lv.chroma || strongColour) && neutral || x.Rel > 1.3 && x.Chroma > 0.015 && x.InLine < 0.03 && neutral || x.Rel > 1.6 || hiddenGrid) {
 		m := math.Max((x.Rel-lv.whiteTh)/0.1, (x.Chroma-lv.chroma)/0.02)
 		return observe.White, margin(m, 1)

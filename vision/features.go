@@ -45,6 +45,9 @@ type pointFeatures struct {
 	// LineVisNear is LineVis allowing only one pixel off, inside the inner disc: sharper on a
 	// well-fitted grid (a stone shows nothing there), but blind to a line a little further off.
 	LineVisNear float64
+	// LineVisOne is the more visible of the two lines alone in the wide search (LineVis averages
+	// them): a stone hides both, a blurred or washed-out patch of board often only one.
+	LineVisOne float64
 	// CellRel and CellChroma are the lowest, over the cells touching the point, of the cell centre's
 	// luminance relative to the board and of its colour difference from the board: both high
 	// means something bright and not board-coloured covers all around the point (a hand, a sleeve).
@@ -242,11 +245,11 @@ func (s *sampler) extract(pix []byte, out []pointFeatures) {
 			if inOnN > 0 && inOffN > 0 {
 				f.InLine = (float64(inOff)/float64(inOffN) - float64(inOn)/float64(inOnN)) / math.Max(im, 8)
 			}
-			f.LineVis, f.LineVisNear = 0, 0
+			f.LineVis, f.LineVisNear, f.LineVisOne = 0, 0, 0
 			if inOffN > 0 {
 				off := float64(inOff) / float64(inOffN)
-				f.LineVis = lineVis(off, im, colSum[:], colN[:], rowSum[:], rowN[:])
-				f.LineVisNear = lineVis(off, im, ncolSum[:], ncolN[:], nrowSum[:], nrowN[:])
+				f.LineVis, f.LineVisOne = lineVis(off, im, colSum[:], colN[:], rowSum[:], rowN[:])
+				f.LineVisNear, _ = lineVis(off, im, ncolSum[:], ncolN[:], nrowSum[:], nrowN[:])
 			}
 			f.CellRel, f.CellChroma = math.Inf(1), math.Inf(1)
 			for _, d := range [4][2]int{{-1, -1}, {0, -1}, {-1, 0}, {0, 0}} {
@@ -325,8 +328,9 @@ func median8(vals []uint8, h *[256]uint16) uint8 {
 }
 
 // lineVis is the grid lines' contrast at a point: the darkest column and the darkest row (sums and
-// counts per offset) against the level off the lines, relative to the inner disc's luminance im.
-func lineVis(off, im float64, colSum []uint32, colN []int, rowSum []uint32, rowN []int) float64 {
+// counts per offset) against the level off the lines, relative to the inner disc's luminance im;
+// their mean and the larger of the two.
+func lineVis(off, im float64, colSum []uint32, colN []int, rowSum []uint32, rowN []int) (mean, one float64) {
 	darkCol, darkRow := math.Inf(1), math.Inf(1)
 	for i := range colSum {
 		if colN[i] > 0 {
@@ -339,7 +343,8 @@ func lineVis(off, im float64, colSum []uint32, colN []int, rowSum []uint32, rowN
 		}
 	}
 	if math.IsInf(darkCol, 0) || math.IsInf(darkRow, 0) {
-		return 0
+		return 0, 0
 	}
-	return (2*off - darkCol - darkRow) / 2 / math.Max(im, 8)
+	d := math.Max(im, 8)
+	return (2*off - darkCol - darkRow) / 2 / d, math.Max(off-darkCol, off-darkRow) / d
 }

@@ -165,3 +165,36 @@ func TestGridOffByPixelsMakesNoStones(t *testing.T) {
 		})
 	}
 }
+
+// TestCreamStoneOnWhiteBoard: a cream white stone barely brighter than a white paper board, and a
+// little warmer, with no outline, is read as white from the grid lines it hides; the board around
+// it stays empty.
+func TestCreamStoneOnWhiteBoard(t *testing.T) {
+	g := canonFor(19)
+	sp := g.Spacing
+	paper := [3]byte{200, 202, 204}
+	grey := [3]byte{120, 120, 120}
+	cream := [3]byte{196, 214, 226} // warmer than the paper: not neutral
+	c := newCanvas(g, paper)
+	for i := 1; i <= g.Size; i++ {
+		c.fill(sp*i, sp, sp*i+1, sp*g.Size+1, grey)
+		c.fill(sp, sp*i, sp*g.Size+1, sp*i+1, grey)
+	}
+	c.disc(7*sp, 5*sp, 0.47*float64(sp), cream, cream)
+	s := newSampler(g)
+	f := make([]pointFeatures, g.Size*g.Size)
+	s.extract(c.pix, f)
+	stones := make([]observe.Stone, len(f))
+	conf := make([]float32, len(f))
+	classify(f, g.Size, Params{}.withDefaults(), stones, conf, &scratch{}, nil, nil)
+	at := 4*g.Size + 6
+	for i, st := range stones {
+		want := observe.Empty
+		if i == at {
+			want = observe.White
+		}
+		if st != want {
+			t.Errorf("c%d r%d read %v, want %v (features %+v)", i%g.Size, i/g.Size, st, want, f[i])
+		}
+	}
+}
