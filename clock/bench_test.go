@@ -4,6 +4,8 @@ import (
 	"context"
 	"testing"
 	"time"
+
+	"tengen/internal/benchcpu"
 )
 
 // BenchmarkDebouncePressPath is the pure debounce path of one press: a press
@@ -82,7 +84,7 @@ func BenchmarkIdleCPU(b *testing.B) {
 		defer close(done)
 		_, _ = c.Wait(ctx)
 	}()
-	measureIdle(b, 250*time.Millisecond)
+	benchcpu.Idle(b, 250*time.Millisecond)
 	cancel()
 	<-done
 }
@@ -101,4 +103,4 @@ func BenchmarkParseControl(b *testing.B) { parseBench(b, "30m+20s<=40m") }
 
 // BenchmarkIdleCPUBaseline is the same measurement with no clock at all: the
 // noise floor of the test process for BenchmarkIdleCPU.
-func BenchmarkIdleCPUBaseline(b *testing.B) { measureIdle(b, 250*time.Millisecond) }
+func BenchmarkIdleCPUBaseline(b *testing.B) { benchcpu.Idle(b, 250*time.Millisecond) }

@@ -9,6 +9,7 @@ import (
 	"periph.io/x/conn/v3/gpio/gpiotest"
 
 	"tengen/clock"
+	"tengen/internal/benchcpu"
 )
 
 // BenchmarkPressToEvent measures, in real time, from the moment a gpiotest
@@ -69,7 +70,7 @@ func BenchmarkIdleCPU(b *testing.B) {
 		defer close(done)
 		_ = bt.Run(ctx)
 	}()
-	measureIdle(b, 250*time.Millisecond)
+	benchcpu.Idle(b, 250*time.Millisecond)
 	cancel()
 	<-done
 }
