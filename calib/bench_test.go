@@ -3,12 +3,11 @@ package calib
 import (
 	"image"
 	"path/filepath"
-	"syscall"
 	"testing"
-	"time"
 
 	"gocv.io/x/gocv"
 
+	"tengen/internal/benchcpu"
 	"tengen/internal/shareddata"
 )
 
@@ -22,29 +21,19 @@ func benchFrame(b *testing.B) gocv.Mat {
 	return out
 }
 
-// cpuTime is the process's user+system CPU time so far. Benchmarks report it per operation
-// ("cpu-ms/op") because on a shared, loaded machine wall time (ns/op) mostly measures waiting.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
 // BenchmarkFind1080p is automatic board finding on one 1920x1080 frame.
 func BenchmarkFind1080p(b *testing.B) {
 	frame := benchFrame(b)
 	defer frame.Close()
 	b.ReportAllocs()
 	b.ResetTimer()
-	c0 := cpuTime()
+	c0 := benchcpu.Now()
 	for i := 0; i < b.N; i++ {
 		if _, err := Find(frame, FindOptions{}); err != nil {
 			b.Fatal(err)
 		}
 	}
-	b.ReportMetric(float64(cpuTime()-c0)/float64(time.Millisecond)/float64(b.N), "cpu-ms/op")
+	benchcpu.ReportPerOp(b, c0)
 }
 
 // BenchmarkCheck1080p is one drift check of a 1920x1080 frame against its calibration.
@@ -57,12 +46,12 @@ func BenchmarkCheck1080p(b *testing.B) {
 	}
 	b.ReportAllocs()
 	b.ResetTimer()
-	c0 := cpuTime()
+	c0 := benchcpu.Now()
 	for i := 0; i < b.N; i++ {
 		rep, err := Check(frame, cal)
 		if err != nil || rep.Moved {
 			b.Fatal(err, rep)
 		}
 	}
-	b.ReportMetric(float64(cpuTime()-c0)/float64(time.Millisecond)/float64(b.N), "cpu-ms/op")
+	benchcpu.ReportPerOp(b, c0)
 }

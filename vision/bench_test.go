@@ -3,13 +3,12 @@ package vision
 import (
 	"image"
 	"path/filepath"
-	"syscall"
 	"testing"
-	"time"
 
 	"gocv.io/x/gocv"
 
 	"tengen/calib"
+	"tengen/internal/benchcpu"
 	"tengen/internal/shareddata"
 )
 
@@ -52,7 +51,7 @@ func BenchmarkRead(b *testing.B) {
 		b.Fatal(err)
 	}
 	b.ReportAllocs()
-	cpu0 := cpuTime()
+	cpu0 := benchcpu.Now()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		if _, err := r.Read(frame); err != nil {
@@ -61,16 +60,7 @@ func BenchmarkRead(b *testing.B) {
 	}
 	b.StopTimer()
 	// On a shared machine wall time per op includes waiting for a core; CPU time does not.
-	b.ReportMetric(float64((cpuTime()-cpu0).Microseconds())/1000/float64(b.N), "cpu-ms/op")
-}
-
-// cpuTime is the process's user+system CPU time so far.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	benchcpu.ReportPerOp(b, cpu0)
 }
 
 // TestReadKnownFrame checks the benchmark's frame reads as its label, so the benchmark measures real work.
