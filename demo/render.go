@@ -9,6 +9,8 @@ import (
 	"image"
 	"math"
 	"sync"
+
+	"tengen/internal/hoshi"
 )
 
 // Stone is what physically lies on one intersection of the board.
@@ -278,29 +280,15 @@ func lineCoverage(u, v, n, half, ps float64) float64 {
 	return cov
 }
 
-// starPoints returns the hoshi of the usual board sizes: 4 corners (plus edges on big boards) and the
-// centre on odd sizes.
+// starPoints returns the hoshi of the usual board sizes in board units; boards below 9x9 get none
+// in the synthetic frames.
 func starPoints(size int) [][2]float64 {
 	if size < 9 {
 		return nil
 	}
-	e := 2
-	if size >= 12 {
-		e = 3
-	}
-	at := []int{e, size - 1 - e}
-	if size >= 15 && size%2 == 1 {
-		at = []int{e, (size - 1) / 2, size - 1 - e}
-	}
 	var out [][2]float64
-	for _, a := range at {
-		for _, b := range at {
-			out = append(out, [2]float64{float64(a), float64(b)})
-		}
-	}
-	if size < 15 && size%2 == 1 {
-		c := float64(size-1) / 2
-		out = append(out, [2]float64{c, c})
+	for _, p := range hoshi.Points(size) {
+		out = append(out, [2]float64{float64(p[0]), float64(p[1])})
 	}
 	return out
 }

@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"tengen/engine"
+	"tengen/internal/hoshi"
 )
 
 // Board is the recorded game board: wood, lines, star points, stones, the last move, marks and
@@ -129,7 +130,7 @@ func (r *boardRenderer) rebuild() {
 			r.lines = append(r.lines, l)
 		}
 		r.stars = r.stars[:0]
-		for range starPoints(n) {
+		for range hoshi.Points(n) {
 			r.stars = append(r.stars, canvas.NewCircle(colLine))
 		}
 	}
@@ -265,7 +266,7 @@ func (r *boardRenderer) Layout(sz fyne.Size) {
 		o.Move(fyne.NewPos(c.X-rad, c.Y-rad))
 		o.Resize(fyne.NewSize(2*rad, 2*rad))
 	}
-	for i, s := range starPoints(n) {
+	for i, s := range hoshi.Points(n) {
 		square(r.stars[i], engine.Point{X: s[0], Y: s[1]}, float32(math.Max(2.5, float64(g.step)*0.09)))
 	}
 	for i, t := range r.terr {
@@ -296,29 +297,4 @@ func (r *boardRenderer) Layout(sz fyne.Size) {
 			l.StrokeWidth = float32(math.Max(2, float64(g.step)/12))
 		}
 	}
-}
-
-// starPoints returns the hoshi of a size x size board.
-func starPoints(size int) [][2]int {
-	if size < 7 {
-		return nil
-	}
-	e := 2
-	if size >= 12 {
-		e = 3
-	}
-	at := []int{e, size - 1 - e}
-	if size >= 15 && size%2 == 1 {
-		at = []int{e, (size - 1) / 2, size - 1 - e}
-	}
-	var out [][2]int
-	for _, a := range at {
-		for _, b := range at {
-			out = append(out, [2]int{a, b})
-		}
-	}
-	if size < 15 && size%2 == 1 {
-		out = append(out, [2]int{(size - 1) / 2, (size - 1) / 2})
-	}
-	return out
 }
