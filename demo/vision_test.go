@@ -14,9 +14,48 @@ import (
 	"tengen/vision/observe"
 )
 
-// readScene renders sc at w x h and reads it back with the real vision reader calibrated on the
-// renderer's true corners.
-func readScene(t *testing.T, r *demo.Renderer, rd *vision.Reader, cal calib.Calibration, sc demo.Scene, w, h int) observe.Observation {
+// demoView is the default demo script seen through the real vision reader at 640x480, calibrated on
+// the renderer's true corners.
+type demoView struct {
+	script *demo.Script
+	r      *demo.Renderer
+	cal    calib.Calibration
+	rd     *vision.Reader
+	w, h   int
+}
+
+// newDemoView builds the default script's renderer and a vision reader for it; the reader closes
+// when the test ends.
+func newDemoView(t *testing.T) *demoView {
+	t.Helper()
+	s, err := demo.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := &demoView{script: s, r: demo.NewRenderer(1), w: 640, h: 480}
+	v.cal = trueCalibration(t, v.r, v.w, v.h, s.Size)
+	v.rd, err = vision.NewReader(v.cal, vision.Params{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = v.rd.Close() })
+	return v
+}
+
+// read renders sc and reads it back with the view's reader.
+func (v *demoView) read(t *testing.T, sc demo.Scene) observe.Observation {
+	t.Helper()
+	mat := renderMat(t, v.r, v.w, v.h, sc)
+	defer mat.Close()
+	reading, err := v.rd.Read(mat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return reading.Observation(v.cal, time.Time{}, sc.Frame)
+}
+
+// renderMat renders sc at w x h as an OpenCV image; the caller closes it.
+func renderMat(t *testing.T, r *demo.Renderer, w, h int, sc demo.Scene) gocv.Mat {
 	t.Helper()
 	img, err := r.Render(w, h, sc)
 	if err != nil {
@@ -26,12 +65,7 @@ func readScene(t *testing.T, r *demo.Renderer, rd *vision.Reader, cal calib.Cali
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer mat.Close()
-	reading, err := rd.Read(mat)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return reading.Observation(cal, time.Time{}, sc.Frame)
+	return mat
 }
 
 func trueCalibration(t *testing.T, r *demo.Renderer, w, h, size int) calib.Calibration {
@@ -51,25 +85,15 @@ func trueCalibration(t *testing.T, r *demo.Renderer, w, h, size int) calib.Calib
 // TestVisionReadsEveryDemoPosition renders every board of the demo still (no hand), as the camera
 // shows it between moves, and reads it back with vision: every point must come back as it lies.
 func TestVisionReadsEveryDemoPosition(t *testing.T) {
-	s, err := demo.Default()
-	if err != nil {
-		t.Fatal(err)
-	}
-	const w, h = 640, 480
-	r := demo.NewRenderer(1)
-	cal := trueCalibration(t, r, w, h, s.Size)
-	rd, err := vision.NewReader(cal, vision.Params{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rd.Close()
+	v := newDemoView(t)
+	s := v.script
 	positions := s.Positions()
 	if testing.Short() {
 		positions = positions[len(positions)-3:]
 	}
 	for i, p := range positions {
 		sc := demo.Scene{Size: s.Size, Stones: p, Frame: uint64(i)}
-		o := readScene(t, r, rd, cal, sc, w, h)
+		o := v.read(t, sc)
 		bad := 0
 		for j, st := range p {
 			if o.Stones[j] != observe.Stone(st) {
@@ -87,18 +111,8 @@ func TestVisionReadsEveryDemoPosition(t *testing.T) {
 // right under the fingers may misread for a moment (a held stone looks like a stone); the stability
 // filter and the full pipeline test below cover those.
 func TestVisionSeesTheHand(t *testing.T) {
-	s, err := demo.Default()
-	if err != nil {
-		t.Fatal(err)
-	}
-	const w, h = 640, 480
-	r := demo.NewRenderer(1)
-	cal := trueCalibration(t, r, w, h, s.Size)
-	rd, err := vision.NewReader(cal, vision.Params{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rd.Close()
+	v := newDemoView(t)
+	s := v.script
 	step := 700 * time.Millisecond
 	if testing.Short() {
 		step = 3 * time.Second
@@ -110,7 +124,7 @@ func TestVisionSeesTheHand(t *testing.T) {
 			continue
 		}
 		hands++
-		if o := readScene(t, r, rd, cal, sc, w, h); o.AnyObscured() {
+		if o := v.read(t, sc); o.AnyObscured() {
 			obscured++
 		}
 	}
@@ -127,20 +141,10 @@ func TestDemoThroughVision(t *testing.T) {
 	if testing.Short() {
 		t.Skip("the full demo through vision takes ~30 s; skipped with -short")
 	}
-	s, err := demo.Default()
-	if err != nil {
-		t.Fatal(err)
-	}
-	const w, h = 640, 480
-	r := demo.NewRenderer(1)
-	cal := trueCalibration(t, r, w, h, s.Size)
-	rd, err := vision.NewReader(cal, vision.Params{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rd.Close()
+	v := newDemoView(t)
+	s := v.script
 	sight := func(sc demo.Scene, seq uint64, at time.Time) observe.Observation {
-		o := readScene(t, r, rd, cal, sc, w, h)
+		o := v.read(t, sc)
 		o.Seq, o.Time = seq, at
 		return o
 	}
@@ -156,14 +160,7 @@ func TestCalibFindsTheDemoBoard(t *testing.T) {
 	}
 	for _, wh := range [][2]int{{640, 480}, {1280, 720}} {
 		r := demo.NewRenderer(1)
-		img, err := r.Render(wh[0], wh[1], s.SceneAt(0))
-		if err != nil {
-			t.Fatal(err)
-		}
-		mat, err := gocv.ImageToMatRGB(img)
-		if err != nil {
-			t.Fatal(err)
-		}
+		mat := renderMat(t, r, wh[0], wh[1], s.SceneAt(0))
 		cal, err := calib.Find(mat, calib.FindOptions{})
 		mat.Close()
 		if err != nil {
