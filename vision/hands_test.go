@@ -67,11 +67,46 @@ func woodBoard(g canonGeom, margin float64) *canvas {
 	sp := g.Spacing
 	m := int(margin * float64(sp))
 	c.fill(sp-m, sp-m, sp*g.Size+m+1, sp*g.Size+m+1, wood)
-	for i := 1; i <= g.Size; i++ {
-		c.fill(sp*i, sp, sp*i+1, sp*g.Size+1, ink)
-		c.fill(sp, sp*i, sp*g.Size+1, sp*i+1, ink)
-	}
+	c.drawGrid(g, ink)
 	return c
+}
+
+// drawGrid draws the size x size grid lines of g, one pixel wide, in bgr.
+func (c *canvas) drawGrid(g canonGeom, bgr [3]byte) {
+	sp := g.Spacing
+	for i := 1; i <= g.Size; i++ {
+		c.fill(sp*i, sp, sp*i+1, sp*g.Size+1, bgr)
+		c.fill(sp, sp*i, sp*g.Size+1, sp*i+1, bgr)
+	}
+}
+
+// readCanvas samples every point of c and classifies it as the reader does, then, when reach is
+// true, marks reaching hands; it returns the features and what each point reads as.
+func readCanvas(g canonGeom, c *canvas, reach bool) ([]pointFeatures, []observe.Stone) {
+	s := newSampler(g)
+	f := make([]pointFeatures, g.Size*g.Size)
+	s.extract(c.pix, f)
+	stones := make([]observe.Stone, len(f))
+	conf := make([]float32, len(f))
+	classify(f, g.Size, Params{}.withDefaults(), stones, conf, &scratch{}, nil, nil)
+	if reach {
+		markReaching(s, c.pix, f, g.Size, stones, conf)
+	}
+	return f, stones
+}
+
+// wantOneWhite checks that the point at reads white and every other point empty.
+func wantOneWhite(t *testing.T, g canonGeom, f []pointFeatures, stones []observe.Stone, at int) {
+	t.Helper()
+	for i, st := range stones {
+		want := observe.Empty
+		if i == at {
+			want = observe.White
+		}
+		if st != want {
+			t.Errorf("c%d r%d read %v, want %v (features %+v)", i%g.Size, i/g.Size, st, want, f[i])
+		}
+	}
 }
 
 // TestHandOverEdgeIsObscured: a white stone on an edge point stays a stone, whether a wide wooden
@@ -100,13 +135,7 @@ func TestHandOverEdgeIsObscured(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			c := woodBoard(g, tc.margin)
 			tc.draw(c)
-			s := newSampler(g)
-			f := make([]pointFeatures, g.Size*g.Size)
-			s.extract(c.pix, f)
-			stones := make([]observe.Stone, len(f))
-			conf := make([]float32, len(f))
-			classify(f, g.Size, Params{}.withDefaults(), stones, conf, &scratch{}, nil, nil)
-			markReaching(s, c.pix, f, g.Size, stones, conf)
+			f, stones := readCanvas(g, c, true)
 			var at int
 			switch tc.name {
 			case "stone at a corner on cloth", "sleeve over a corner":
@@ -145,23 +174,9 @@ func TestGridOffByPixelsMakesNoStones(t *testing.T) {
 				c.fill(sp, sp*i+o, sp*g.Size+1, sp*i+o+1, ink)
 			}
 			c.disc(9*sp, 9*sp, 0.47*float64(sp), stone, shade)
-			s := newSampler(g)
-			f := make([]pointFeatures, g.Size*g.Size)
-			s.extract(c.pix, f)
-			stones := make([]observe.Stone, len(f))
-			conf := make([]float32, len(f))
-			classify(f, g.Size, Params{}.withDefaults(), stones, conf, &scratch{}, nil, nil)
-			markReaching(s, c.pix, f, g.Size, stones, conf)
+			f, stones := readCanvas(g, c, true)
 			at := 8*g.Size + 8
-			for i, st := range stones {
-				want := observe.Empty
-				if i == at {
-					want = observe.White
-				}
-				if st != want {
-					t.Errorf("c%d r%d read %v, want %v (features %+v)", i%g.Size, i/g.Size, st, want, f[i])
-				}
-			}
+			wantOneWhite(t, g, f, stones, at)
 		})
 	}
 }
@@ -176,25 +191,8 @@ func TestCreamStoneOnWhiteBoard(t *testing.T) {
 	grey := [3]byte{120, 120, 120}
 	cream := [3]byte{196, 214, 226} // warmer than the paper: not neutral
 	c := newCanvas(g, paper)
-	for i := 1; i <= g.Size; i++ {
-		c.fill(sp*i, sp, sp*i+1, sp*g.Size+1, grey)
-		c.fill(sp, sp*i, sp*g.Size+1, sp*i+1, grey)
-	}
+	c.drawGrid(g, grey)
 	c.disc(7*sp, 5*sp, 0.47*float64(sp), cream, cream)
-	s := newSampler(g)
-	f := make([]pointFeatures, g.Size*g.Size)
-	s.extract(c.pix, f)
-	stones := make([]observe.Stone, len(f))
-	conf := make([]float32, len(f))
-	classify(f, g.Size, Params{}.withDefaults(), stones, conf, &scratch{}, nil, nil)
-	at := 4*g.Size + 6
-	for i, st := range stones {
-		want := observe.Empty
-		if i == at {
-			want = observe.White
-		}
-		if st != want {
-			t.Errorf("c%d r%d read %v, want %v (features %+v)", i%g.Size, i/g.Size, st, want, f[i])
-		}
-	}
+	f, stones := readCanvas(g, c, false)
+	wantOneWhite(t, g, f, stones, 4*g.Size+6)
 }
