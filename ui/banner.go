@@ -5,35 +5,23 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
-	"fyne.io/fyne/v2/widget"
 )
 
 // Banner is the table's verdict: a coloured panel with a title and a sentence. Illegal moves are red,
 // stones to remove orange, a board that differs from the game blue; a lost camera or hands over the
 // board are shown calmly.
+// SetView shows a BannerView (redrawing only when it changed) and View returns it.
 type Banner struct {
-	widget.BaseWidget
-	view BannerView
+	viewWidget[BannerView]
 }
 
 // NewBanner returns a banner showing v.
 func NewBanner(v BannerView) *Banner {
-	b := &Banner{view: v}
+	b := &Banner{}
+	b.view = v
 	b.ExtendBaseWidget(b)
 	return b
 }
-
-// SetView shows v.
-func (b *Banner) SetView(v BannerView) {
-	if b.view == v {
-		return
-	}
-	b.view = v
-	b.Refresh()
-}
-
-// View returns what the banner shows.
-func (b *Banner) View() BannerView { return b.view }
 
 // CreateRenderer builds the banner.
 func (b *Banner) CreateRenderer() fyne.WidgetRenderer {

@@ -7,7 +7,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
-	"fyne.io/fyne/v2/widget"
 
 	"tengen/clock"
 	"tengen/engine"
@@ -15,29 +14,18 @@ import (
 
 // ClockFace is one player's clock: stone colour, name and rank, the time in very large type, overtime
 // periods or stones, prisoners and pass stones. The side to move is lit.
+// SetView shows a SideView (redrawing only when it changed) and View returns it.
 type ClockFace struct {
-	widget.BaseWidget
-	view SideView
+	viewWidget[SideView]
 }
 
 // NewClockFace returns a clock face for v.
 func NewClockFace(v SideView) *ClockFace {
-	c := &ClockFace{view: v}
+	c := &ClockFace{}
+	c.view = v
 	c.ExtendBaseWidget(c)
 	return c
 }
-
-// SetView shows v.
-func (c *ClockFace) SetView(v SideView) {
-	if c.view == v {
-		return
-	}
-	c.view = v
-	c.Refresh()
-}
-
-// View returns what the face shows.
-func (c *ClockFace) View() SideView { return c.view }
 
 // CreateRenderer builds the face.
 func (c *ClockFace) CreateRenderer() fyne.WidgetRenderer {
