@@ -31,7 +31,7 @@ func (c capsule) dist(x, y float64) float64 {
 // held stone's centre and radius (radius 0 when nothing is held).
 func (r *Renderer) handShape(l *layer, hd Hand) (parts []capsule, sx, sy, sr float64) {
 	sp := l.pxPerUnit
-	tx, ty := l.toImage.apply(hd.Col, hd.Row)
+	tx, ty := l.toImage.Apply(hd.Col, hd.Row)
 	// The arm enters from the player's side, a little to the right (a right-handed player).
 	var ex, ey float64
 	if hd.Player == White {

@@ -10,6 +10,7 @@ import (
 	"math"
 	"sync"
 
+	"tengen/internal/homography"
 	"tengen/internal/hoshi"
 )
 
@@ -73,14 +74,14 @@ func NewRenderer(seed uint64) *Renderer {
 // (wood, lines, star points), the light falling on it, and the board-to-image transform.
 type layer struct {
 	w, h, size int
-	toImage    homography // board coordinates (col,row) -> image pixels
-	toBoard    homography // image pixels -> board coordinates
-	pxPerUnit  float64    // average grid spacing in pixels
-	unlit      []float32  // 3 per pixel, 0..255 before lighting
-	light      []float32  // 1 per pixel, illumination multiplier
-	noise      []int8     // sensor noise; each frame reads it from a different offset
-	work       []float32  // the last scene drawn (before light and noise), reused under Renderer.mu
-	workKey    uint64     // sceneKey of what work holds; 0 when nothing
+	toImage    homography.Matrix // board coordinates (col,row) -> image pixels
+	toBoard    homography.Matrix // image pixels -> board coordinates
+	pxPerUnit  float64           // average grid spacing in pixels
+	unlit      []float32         // 3 per pixel, 0..255 before lighting
+	light      []float32         // 1 per pixel, illumination multiplier
+	noise      []int8            // sensor noise; each frame reads it from a different offset
+	work       []float32         // the last scene drawn (before light and noise), reused under Renderer.mu
+	workKey    uint64            // sceneKey of what work holds; 0 when nothing
 }
 
 // sceneKey identifies a scene's stones and hand (not its frame number): frames of an unchanged scene
@@ -141,7 +142,7 @@ func framePoint(f [2]float64, w, h int) [2]float64 {
 // Intersection returns the pixel at which intersection (col,row) appears in a w x h frame.
 func (r *Renderer) Intersection(w, h, size, col, row int) (x, y float64) {
 	l := r.layerFor(w, h, size)
-	return l.toImage.apply(float64(col), float64(row))
+	return l.toImage.Apply(float64(col), float64(row))
 }
 
 // cornerFractions places the grid in the picture as a camera above and slightly in front of Black's
@@ -175,11 +176,11 @@ func (r *Renderer) buildLayer(w, h, size int) *layer {
 		dst[i] = framePoint(fr[i], w, h)
 	}
 	src := [4][2]float64{{0, 0}, {n, 0}, {n, n}, {0, n}}
-	toImage, ok1 := homographyFrom4(src, dst)
-	toBoard, ok2 := toImage.inverse()
+	toImage, ok1 := homography.From4(src, dst)
+	toBoard, ok2 := toImage.Inverse()
 	if !ok1 || !ok2 {
 		// The corner fractions are fixed and well-formed; this cannot happen for w, h > 0.
-		toImage = homography{1, 0, 0, 0, 1, 0, 0, 0, 1}
+		toImage = homography.Identity()
 		toBoard = toImage
 	}
 	widthPx := math.Hypot(dst[1][0]-dst[0][0], dst[1][1]-dst[0][1]) + math.Hypot(dst[2][0]-dst[3][0], dst[2][1]-dst[3][1])
@@ -206,7 +207,7 @@ func (r *Renderer) buildLayer(w, h, size int) *layer {
 	grainSeed := hash64(r.seed, 301)
 	for y := 0; y < h; y++ {
 		for x := 0; x < w; x++ {
-			u, v := toBoard.apply(float64(x)+0.5, float64(y)+0.5)
+			u, v := toBoard.Apply(float64(x)+0.5, float64(y)+0.5)
 			var cr, cg, cb float64
 			inBoard := u >= -marginX && u <= n+marginX && v >= -marginY && v <= n+marginY
 			if !inBoard {
@@ -376,7 +377,7 @@ func (l *layer) boxFor(u, v, rad float64) (x0, y0, x1, y1 int) {
 	minX, minY := math.Inf(1), math.Inf(1)
 	maxX, maxY := math.Inf(-1), math.Inf(-1)
 	for _, c := range [4][2]float64{{u - rad, v - rad}, {u + rad, v - rad}, {u + rad, v + rad}, {u - rad, v + rad}} {
-		x, y := l.toImage.apply(c[0], c[1])
+		x, y := l.toImage.Apply(c[0], c[1])
 		minX, maxX = math.Min(minX, x), math.Max(maxX, x)
 		minY, maxY = math.Min(minY, y), math.Max(maxY, y)
 	}
@@ -407,7 +408,7 @@ func (r *Renderer) drawStones(l *layer, buf []float32, sc Scene) {
 				x0, y0, x1, y1 := l.boxFor(cu, cv, stoneRadius+0.12)
 				for y := y0; y < y1; y++ {
 					for x := x0; x < x1; x++ {
-						u, v := l.toBoard.apply(float64(x)+0.5, float64(y)+0.5)
+						u, v := l.toBoard.Apply(float64(x)+0.5, float64(y)+0.5)
 						du, dv := u-cu, v-cv
 						d := math.Hypot(du, dv)
 						i := 3 * (y*l.w + x)

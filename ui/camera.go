@@ -11,6 +11,8 @@ import (
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
+
+	"tengen/internal/homography"
 )
 
 // CameraView is a camera frame with the board the kiosk found in it.
@@ -154,9 +156,13 @@ func (r *previewRenderer) Layout(sz fyne.Size) {
 	}
 	n := v.Size
 	src := [4][2]float64{{0, 0}, {float64(n - 1), 0}, {float64(n - 1), float64(n - 1)}, {0, float64(n - 1)}}
-	h, ok := solveHomography(src, v.Corners)
+	h, ok := homography.From4(src, v.Corners)
 	if !ok {
 		return
+	}
+	at := func(col, row int) [2]float64 {
+		x, y := h.Apply(float64(col), float64(row))
+		return [2]float64{x, y}
 	}
 	for len(r.lines) < 2*n {
 		l := canvas.NewLine(color.NRGBA{R: 0x40, G: 0xff, B: 0x60, A: 0xd0})
@@ -164,8 +170,8 @@ func (r *previewRenderer) Layout(sz fyne.Size) {
 		r.lines = append(r.lines, l)
 	}
 	for i := 0; i < n; i++ {
-		a, b := h.apply(float64(i), 0), h.apply(float64(i), float64(n-1))
-		c, d := h.apply(0, float64(i)), h.apply(float64(n-1), float64(i))
+		a, b := at(i, 0), at(i, n-1)
+		c, d := at(0, i), at(n-1, i)
 		r.lines[2*i].Position1, r.lines[2*i].Position2 = r.p.toWidget(a), r.p.toWidget(b)
 		r.lines[2*i+1].Position1, r.lines[2*i+1].Position2 = r.p.toWidget(c), r.p.toWidget(d)
 		r.objs = append(r.objs, r.lines[2*i], r.lines[2*i+1])
@@ -177,53 +183,6 @@ func (r *previewRenderer) Layout(sz fyne.Size) {
 		r.handles[i].Resize(fyne.NewSize(2*rad, 2*rad))
 		r.objs = append(r.objs, r.handles[i])
 	}
-}
-
-// homography3 maps board coordinates to frame pixels.
-type homography3 [9]float64
-
-func (h homography3) apply(x, y float64) [2]float64 {
-	w := h[6]*x + h[7]*y + h[8]
-	if w == 0 {
-		w = 1e-12
-	}
-	return [2]float64{(h[0]*x + h[1]*y + h[2]) / w, (h[3]*x + h[4]*y + h[5]) / w}
-}
-
-// solveHomography finds the transform taking src[i] to dst[i] (Gaussian elimination, h33 = 1).
-func solveHomography(src, dst [4][2]float64) (homography3, bool) {
-	var a [8][9]float64
-	for i := 0; i < 4; i++ {
-		x, y, X, Y := src[i][0], src[i][1], dst[i][0], dst[i][1]
-		a[2*i] = [9]float64{x, y, 1, 0, 0, 0, -X * x, -X * y, X}
-		a[2*i+1] = [9]float64{0, 0, 0, x, y, 1, -Y * x, -Y * y, Y}
-	}
-	for col := 0; col < 8; col++ {
-		piv := col
-		for r := col + 1; r < 8; r++ {
-			if math.Abs(a[r][col]) > math.Abs(a[piv][col]) {
-				piv = r
-			}
-		}
-		if math.Abs(a[piv][col]) < 1e-12 {
-			return homography3{}, false
-		}
-		a[col], a[piv] = a[piv], a[col]
-		for r := 0; r < 8; r++ {
-			if r != col {
-				f := a[r][col] / a[col][col]
-				for c := col; c < 9; c++ {
-					a[r][c] -= f * a[col][c]
-				}
-			}
-		}
-	}
-	var h homography3
-	for i := 0; i < 8; i++ {
-		h[i] = a[i][8] / a[i][i]
-	}
-	h[8] = 1
-	return h, true
 }
 
 // CameraScreen is the camera and calibration screen: the live picture with the detected grid, its
