@@ -51,6 +51,18 @@ func newTestApp(t *testing.T) fyne.App {
 	return a
 }
 
+// appWindow opens a test window, resized to sz unless sz is zero, with an App on it using h; the
+// window closes when the test ends.
+func appWindow(t *testing.T, sz fyne.Size, h Handlers) (*App, fyne.Window) {
+	t.Helper()
+	w := test.NewWindow(nil)
+	t.Cleanup(w.Close)
+	if sz != (fyne.Size{}) {
+		w.Resize(sz)
+	}
+	return NewApp(w, h), w
+}
+
 // near reports whether c is within tol of want in every channel.
 func near(c color.Color, want color.NRGBA, tol int) bool {
 	r, g, b, _ := c.RGBA()

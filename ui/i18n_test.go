@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2"
 
 	"tengen/engine"
 	"tengen/referee"
@@ -109,9 +109,7 @@ func sortedFields(got []string, key string, re *regexp.Regexp) []string {
 // TestLanguageSwitchAtRuntime switches the running table to every language and back.
 func TestLanguageSwitchAtRuntime(t *testing.T) {
 	newTestApp(t)
-	w := test.NewWindow(nil)
-	defer w.Close()
-	a := NewApp(w, Handlers{})
+	a, _ := appWindow(t, fyne.Size{}, Handlers{})
 	a.Update(playingState(t), Conditions{})
 	want := map[string]string{"en": "Move 7", "pl": "Ruch 7", "ru": "Ход 7", "bg": "Ход 7", "cs": "Tah 7"}
 	for _, code := range []string{"pl", "ru", "bg", "cs", "en"} {

@@ -315,11 +315,9 @@ func TestCameraScreen(t *testing.T) {
 
 func TestKeyboardFallback(t *testing.T) {
 	newTestApp(t)
-	w := test.NewWindow(nil)
-	defer w.Close()
 	var got []clock.Press
 	at := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	a := NewApp(w, Handlers{Press: func(p clock.Press) { got = append(got, p) }, Now: func() time.Time { return at }})
+	a, w := appWindow(t, fyne.Size{}, Handlers{Press: func(p clock.Press) { got = append(got, p) }, Now: func() time.Time { return at }})
 	a.Update(playingState(t), Conditions{})
 	for _, k := range []fyne.KeyName{fyne.KeyB, fyne.KeyW, fyne.KeyP, fyne.KeyLeft, fyne.KeyRight, fyne.KeySpace, fyne.KeyL, fyne.KeyX} {
 		w.Canvas().(test.WindowlessCanvas).OnTypedKey()(&fyne.KeyEvent{Name: k})
@@ -388,10 +386,7 @@ func FuzzParseClock(f *testing.F) {
 // pull the director's screen away.
 func TestAppFollowsTheGame(t *testing.T) {
 	newTestApp(t)
-	w := test.NewWindow(nil)
-	defer w.Close()
-	w.Resize(displays[0])
-	a := NewApp(w, Handlers{})
+	a, _ := appWindow(t, displays[0], Handlers{})
 	a.Update(referee.State{Phase: referee.PhaseSetup}, Conditions{})
 	if a.Current() != a.setupKB {
 		t.Error("set-up phase: the set-up screen is not showing")
@@ -455,10 +450,7 @@ func TestMenuAndLanguageScreens(t *testing.T) {
 // TestOnScreenKeyboard types a name into the set-up screen with the on-screen keyboard.
 func TestOnScreenKeyboard(t *testing.T) {
 	newTestApp(t)
-	w := test.NewWindow(nil)
-	defer w.Close()
-	w.Resize(displays[1])
-	a := NewApp(w, Handlers{})
+	a, w := appWindow(t, displays[1], Handlers{})
 	a.Update(referee.State{Phase: referee.PhaseSetup}, Conditions{})
 	tapLabel := func(label string) {
 		t.Helper()
@@ -499,10 +491,8 @@ func TestOnScreenKeyboard(t *testing.T) {
 
 func TestSetupDefaultsFromConfiguration(t *testing.T) {
 	newTestApp(t)
-	w := test.NewWindow(nil)
-	defer w.Close()
 	komi := 6.5
-	a := NewApp(w, Handlers{SetupDefaults: referee.Setup{Rules: "japanese", Size: 13, Komi: &komi, TimeControl: "40m+5x30s", Event: "Cup", Table: "7"}})
+	a, _ := appWindow(t, fyne.Size{}, Handlers{SetupDefaults: referee.Setup{Rules: "japanese", Size: 13, Komi: &komi, TimeControl: "40m+5x30s", Event: "Cup", Table: "7"}})
 	a.Update(referee.State{Phase: referee.PhaseSetup}, Conditions{})
 	s := a.setup
 	if s.Rules.Selected != "japanese" || s.Size.Selected != "13" || s.Komi.Text != "6.5" || s.TimeControl.Text != "40m+5x30s" || s.Event.Text != "Cup" || s.Table.Text != "7" {
