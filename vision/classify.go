@@ -39,82 +39,50 @@ type levels struct {
 
 // measureLevels calibrates the frame: black and empty levels and the black threshold.
 func measureLevels(f []pointFeatures, p Params, sc *scratch) levels {
-	var lv levels
-	tmp := sc.tmp[:0]
-	defer func() { sc.tmp = tmp[:0] }()
-	for _, x := range f {
-		if x.Rel < 0.55 && x.InLine < 0.12 {
-			tmp = append(tmp, x.Rel)
-		}
+	lv := levels{black: 0.15, empty: 0.93, line: 0.1, chroma: p.WhiteMinChroma, whiteTh: p.WhiteMinRel}
+	rel := func(x *pointFeatures) float64 { return x.Rel }
+	if m, n := medianOf(&sc.tmp, f, func(x *pointFeatures) bool { return x.Rel < 0.55 && x.InLine < 0.12 }, rel); n > 0 {
+		lv.black = m
 	}
-	lv.black = 0.15
-	if len(tmp) > 0 {
-		sort.Float64s(tmp)
-		lv.black = percentile(tmp, 0.5)
-	}
-	tmp = tmp[:0]
-	lines := sc.lines[:0]
-	defer func() { sc.lines = lines[:0] }()
-	for _, x := range f {
-		if x.Rel >= 0.6 && x.Rel <= 1.15 {
-			tmp = append(tmp, x.Rel)
-			lines = append(lines, x.InLine)
-		}
-	}
-	vis := sc.vis[:0]
-	defer func() { sc.vis = vis[:0] }()
-	for _, x := range f {
-		if x.Rel >= 0.85 && x.Rel <= 1.15 {
-			vis = append(vis, x.LineVis)
-		}
-	}
-	if len(vis) > 0 {
-		sort.Float64s(vis)
-		lv.lineVis = percentile(vis, 0.5)
-	}
-	vis = vis[:0]
-	for _, x := range f {
-		if x.Rel >= 0.85 && x.Rel <= 1.15 {
-			vis = append(vis, x.LineVisNear)
-		}
-	}
-	if len(vis) > 0 {
-		sort.Float64s(vis)
-		lv.visNear = percentile(vis, 0.5)
-	}
-	lv.empty = 0.93
-	lv.line = 0.1
-	lv.chroma = p.WhiteMinChroma
-	if len(tmp) > 0 {
-		sort.Float64s(tmp)
-		lv.empty = percentile(tmp, 0.5)
-		sort.Float64s(lines)
-		lv.line = percentile(lines, 0.5)
+	// Points about as bright as the board are probably empty; those closest to it show the grid best.
+	boardLike := func(x *pointFeatures) bool { return x.Rel >= 0.6 && x.Rel <= 1.15 }
+	nearBoard := func(x *pointFeatures) bool { return x.Rel >= 0.85 && x.Rel <= 1.15 }
+	lv.lineVis, _ = medianOf(&sc.vis, f, nearBoard, func(x *pointFeatures) float64 { return x.LineVis })
+	lv.visNear, _ = medianOf(&sc.vis, f, nearBoard, func(x *pointFeatures) float64 { return x.LineVisNear })
+	if m, n := medianOf(&sc.tmp, f, boardLike, rel); n > 0 {
+		lv.empty = m
+		lv.line, _ = medianOf(&sc.lines, f, boardLike, func(x *pointFeatures) float64 { return x.InLine })
 		// The colour noise of empty points sets how small a colour difference still means "stone".
-		tmp = tmp[:0]
-		for _, x := range f {
-			if x.Rel >= 0.6 && x.Rel <= 1.15 {
-				tmp = append(tmp, x.Chroma)
-			}
-		}
-		sort.Float64s(tmp)
-		lv.chroma = math.Max(0.55*p.WhiteMinChroma, math.Min(p.WhiteMinChroma, 5*percentile(tmp, 0.5)))
+		noise, _ := medianOf(&sc.tmp, f, boardLike, func(x *pointFeatures) float64 { return x.Chroma })
+		lv.chroma = math.Max(0.55*p.WhiteMinChroma, math.Min(p.WhiteMinChroma, 5*noise))
 	}
 	lv.blackTh = math.Min(p.BlackMaxRel, lv.black+0.5*(lv.empty-lv.black))
 	// The frame's own white stones (clearly bright, neutral, hiding the lines) set how bright a
 	// white stone must be here: a patch of board a little brighter than its surroundings is not one.
-	lv.whiteTh = p.WhiteMinRel
-	tmp = tmp[:0]
-	for _, x := range f {
-		if x.Rel > p.WhiteMinRel && x.Chroma > lv.chroma && x.InLine < 0.05 {
-			tmp = append(tmp, x.Rel)
-		}
+	clearWhite := func(x *pointFeatures) bool {
+		return x.Rel > p.WhiteMinRel && x.Chroma > lv.chroma && x.InLine < 0.05
 	}
-	if len(tmp) >= 3 {
-		sort.Float64s(tmp)
-		lv.whiteTh = math.Max(p.WhiteMinRel, lv.empty+0.3*(percentile(tmp, 0.5)-lv.empty))
+	if m, n := medianOf(&sc.tmp, f, clearWhite, rel); n >= 3 {
+		lv.whiteTh = math.Max(p.WhiteMinRel, lv.empty+0.3*(m-lv.empty))
 	}
 	return lv
+}
+
+// medianOf returns the median of get(x) over the points x that keep accepts, and how many there
+// were (the median is 0 when there were none). *buf is scratch space, kept for the next frame.
+func medianOf(buf *[]float64, f []pointFeatures, keep func(*pointFeatures) bool, get func(*pointFeatures) float64) (float64, int) {
+	b := (*buf)[:0]
+	for i := range f {
+		if keep(&f[i]) {
+			b = append(b, get(&f[i]))
+		}
+	}
+	*buf = b[:0]
+	if len(b) == 0 {
+		return 0, 0
+	}
+	sort.Float64s(b)
+	return percentile(b, 0.5), len(b)
 }
 
 // classify turns the features of every point into stones with confidences (as seen in the image).
