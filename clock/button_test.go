@@ -123,6 +123,19 @@ func TestHandleGame(t *testing.T) {
 	}
 }
 
+// jsonRoundTrip checks v survives JSON encoding and decoding unchanged.
+func jsonRoundTrip[T comparable](t *testing.T, what string, v T) {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back T
+	if err := json.Unmarshal(b, &back); err != nil || back != v {
+		t.Fatalf("%s round trip %s -> %+v %v", what, b, back, err)
+	}
+}
+
 func TestPressJSONAndNames(t *testing.T) {
 	for _, b := range Buttons() {
 		got, err := ParseButton(b.String())
@@ -133,15 +146,7 @@ func TestPressJSONAndNames(t *testing.T) {
 	if _, err := ParseButton("elevator"); err == nil {
 		t.Fatal("unknown button parsed")
 	}
-	p := NewLongPress(PassButton, t0)
-	b, err := json.Marshal(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var back Press
-	if err := json.Unmarshal(b, &back); err != nil || back != p {
-		t.Fatalf("press round trip %s -> %+v %v", b, back, err)
-	}
+	jsonRoundTrip(t, "press", NewLongPress(PassButton, t0))
 	if _, err := json.Marshal(Press{}); err == nil {
 		t.Fatal("zero button marshalled")
 	}
@@ -176,25 +181,10 @@ func TestDecisionAndEventJSON(t *testing.T) {
 		{Press: NewLongPress(PassButton, t0), Action: StopRequest, Side: White},
 		{Press: NewPress(DirectorButton, t0), Action: Pause, Side: Black},
 	} {
-		b, err := json.Marshal(d)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var back Decision
-		if err := json.Unmarshal(b, &back); err != nil || back != d {
-			t.Fatalf("decision round trip %s -> %+v %v", b, back, err)
-		}
+		jsonRoundTrip(t, "decision", d)
 	}
 	for _, k := range []EventKind{OvertimeStarted, PeriodUsed, FlagFell} {
-		e := Event{Kind: k, Side: White, At: t0, Periods: 2}
-		b, err := json.Marshal(e)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var back Event
-		if err := json.Unmarshal(b, &back); err != nil || back != e {
-			t.Fatalf("event round trip %s -> %+v %v", b, back, err)
-		}
+		jsonRoundTrip(t, "event", Event{Kind: k, Side: White, At: t0, Periods: 2})
 	}
 	var d Decision
 	for _, bad := range []string{`{"action":"jump"}`, `{"reason":"bored"}`, `{"press":{"button":"x"}}`, `{"side":"red"}`} {
