@@ -144,6 +144,19 @@ func TestHealthyTable(t *testing.T) {
 }
 
 // TestFailures: every failure the doctor reports, each with its fix, and nothing else failing.
+// withCamera returns a TestFailures breakage that lets the probes open the healthy fake camera
+// and then changes it with set.
+func withCamera(set func(*fakeCamera)) func(*Options, *Probes, *fakeGPIO) {
+	return func(_ *Options, p *Probes, _ *fakeGPIO) {
+		open := p.OpenCamera
+		p.OpenCamera = func(ctx context.Context, s string, w, h, f int) (Camera, error) {
+			c, err := open(ctx, s, w, h, f)
+			set(c.(*fakeCamera))
+			return c, err
+		}
+	}
+}
+
 func TestFailures(t *testing.T) {
 	tests := []struct {
 		name   string
@@ -158,30 +171,9 @@ func TestFailures(t *testing.T) {
 				return nil, errors.New("open /dev/video0: no such file or directory")
 			}
 		}, "camera", Fail, "does not open", "ls /dev/video*"},
-		{"camera without frames", func(o *Options, p *Probes, _ *fakeGPIO) {
-			open := p.OpenCamera
-			p.OpenCamera = func(ctx context.Context, s string, w, h, f int) (Camera, error) {
-				c, err := open(ctx, s, w, h, f)
-				c.(*fakeCamera).failAfter = 0
-				return c, err
-			}
-		}, "camera", Fail, "gives no frames", "camera cable"},
-		{"camera unplugged mid-run", func(o *Options, p *Probes, _ *fakeGPIO) {
-			open := p.OpenCamera
-			p.OpenCamera = func(ctx context.Context, s string, w, h, f int) (Camera, error) {
-				c, err := open(ctx, s, w, h, f)
-				c.(*fakeCamera).failAfter = 5
-				return c, err
-			}
-		}, "camera", Fail, "stopped after", "camera cable"},
-		{"camera too slow", func(o *Options, p *Probes, _ *fakeGPIO) {
-			open := p.OpenCamera
-			p.OpenCamera = func(ctx context.Context, s string, w, h, f int) (Camera, error) {
-				c, err := open(ctx, s, w, h, f)
-				c.(*fakeCamera).every = time.Second
-				return c, err
-			}
-		}, "camera", Fail, "1.0 fps", "too slow"},
+		{"camera without frames", withCamera(func(c *fakeCamera) { c.failAfter = 0 }), "camera", Fail, "gives no frames", "camera cable"},
+		{"camera unplugged mid-run", withCamera(func(c *fakeCamera) { c.failAfter = 5 }), "camera", Fail, "stopped after", "camera cable"},
+		{"camera too slow", withCamera(func(c *fakeCamera) { c.every = time.Second }), "camera", Fail, "1.0 fps", "too slow"},
 		{"camera tiny", func(o *Options, p *Probes, _ *fakeGPIO) {
 			o.Config.Camera.Width, o.Config.Camera.Height = 320, 240
 		}, "camera", Fail, "320x240", "smaller than 640x480"},
