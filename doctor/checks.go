@@ -294,7 +294,7 @@ func checkPins(cfg config.Config, p Probes) Result {
 	if len(problems) > 0 {
 		res.Status = Fail
 		res.Detail = strings.Join(problems, "; ")
-		res.Fix = "release every button and run again; otherwise check the wiring: each button goes between its pin and ground (pull = \"up\")\nsee docs/pi.md for the pin table"
+		res.Fix = "release every button and run again; otherwise check the wiring: each button goes between its pin and ground (pull = \"up\")\nsee 'Setting up a tournament table' in the README for the pin table"
 		return res
 	}
 	res.Status = OK

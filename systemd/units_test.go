@@ -140,7 +140,7 @@ func directives(t *testing.T, unit string) map[string][]string {
 	return d
 }
 
-// TestKioskUnitPromises pins down what the issue and docs/pi.md promise about the kiosk unit, so a
+// TestKioskUnitPromises pins down what the issue and the README's "Setting up a tournament table" promise about the kiosk unit, so a
 // later edit cannot quietly drop one (the exposure level alone would hide a lost DeviceAllow).
 func TestKioskUnitPromises(t *testing.T) {
 	d := directives(t, "tengen-kiosk.service")
