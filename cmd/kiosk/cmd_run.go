@@ -353,7 +353,8 @@ func (k *kiosk) run(parent context.Context) error {
 		return err
 	}
 	opts := referee.Options{JournalDir: k.cfg.Paths.JournalDir, GamesDir: k.cfg.Paths.GamesDir,
-		CheckPIN: k.checkPIN(), Logger: k.log, Application: "Tengen:" + version}
+		CheckPIN: k.checkPIN(), Logger: k.log, Application: "Tengen:" + version,
+		ButtonSettle: k.cfg.Pins.Debounce}
 	if !k.demo {
 		if p, ok := referee.GNUGo(""); ok {
 			opts.Proposer = p
@@ -414,10 +415,14 @@ func (k *kiosk) run(parent context.Context) error {
 			k.buttons(ctx)
 		}()
 	}
-	wg.Add(1)
+	wg.Add(2)
 	go func() {
 		defer wg.Done()
 		k.refresh(ctx, app)
+	}()
+	go func() {
+		defer wg.Done()
+		_ = k.tab.Watch(ctx) // flags and press timeouts at their exact deadlines; ends with ctx
 	}()
 	serveWindow(ctx, a, win, k.opts.quitAfter, k.log)
 	cancel()
@@ -515,7 +520,7 @@ func (k *kiosk) exportSGF(pin string) (string, error) {
 }
 
 // refresh feeds the screens the referee's state at every change and a few times a second (the
-// clocks), and lets the referee notice time passing.
+// clocks). Time passing (flags, press timeouts) is the referee's own Watch loop.
 func (k *kiosk) refresh(ctx context.Context, app *ui.App) {
 	t := time.NewTicker(uiTick)
 	defer t.Stop()
@@ -528,8 +533,7 @@ func (k *kiosk) refresh(ctx context.Context, app *ui.App) {
 		case <-ctx.Done():
 			return
 		case <-changed:
-		case now := <-t.C:
-			k.tab.Tick(now)
+		case <-t.C:
 		}
 		st := k.tab.State()
 		cond := ui.Conditions{CameraLost: time.Since(time.Unix(0, k.lastFrame.Load())) > cameraLostAfter,
