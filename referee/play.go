@@ -542,9 +542,11 @@ func (t *Table) resolve(o observe.Observation) {
 	// settle (the player is not charged for the camera's stability wait).
 	at := p.At
 	before, ready := t.game.MoveNumber(), t.phase == PhaseReady
-	if p.Start {
+	switch {
+	case p.Start:
 		t.startGame(o, at)
-	} else {
+	case t.catchUp(p, o):
+	default:
 		t.evaluate(p.Color, o, at)
 	}
 	t.afterCheck(t.game.MoveNumber() != before || (ready && t.phase == PhasePlaying), o.Time)
@@ -628,6 +630,8 @@ func (t *Table) evaluate(c engine.Color, o observe.Observation, at time.Time) {
 		return
 	case len(ad) == 0:
 		t.boardDiffers(c, "no new stone was placed, but stones changed", ms, at)
+		return
+	case len(ad) == 2 && t.moveInProgress(c, o, at):
 		return
 	case len(ad) > 1:
 		t.boardDiffers(c, fmt.Sprintf("%d new stones at once; a move is one stone", len(ad)), ms, at)

@@ -153,15 +153,13 @@ var (
 		{"t1", []string{"vision-eval", "imago-tests", "t1"}, "t1.presses"},
 		{"gomrade", []string{"vision-eval", "gomrade-sample", "testing_sequence"}, "gomrade.presses"},
 	}
-	// misreadSequences are not (yet): vision misreads a frame (named in the skip message).
-	misreadSequences = []struct {
-		visionSequence
-		why string
-	}{
-		{visionSequence{"t2", []string{"vision-eval", "imago-tests", "t2"}, "t2.presses"},
-			"vision misreads skip/t2_008.jpg at A13 (empty point read as obscured: hand); see report"},
-		{visionSequence{"t3", []string{"vision-eval", "imago-tests", "t3"}, "t3.presses"},
-			"vision misreads t3_003.jpg at A12, A11, A10 and t3_005.jpg at A19, A18 (empty points read as obscured: hand); see report"},
+	// handSequences have frames with a hand over the board edge at a press (imago t2:
+	// skip/t2_008.jpg at A13; t3: t3_003.jpg at A12-A10 and t3_005.jpg at A19-A18). Vision rightly
+	// reads those points as obscured, so the press waits and the next clear view shows that move
+	// and the opponent's: the referee must catch both up.
+	handSequences = []visionSequence{
+		{"t2", []string{"vision-eval", "imago-tests", "t2"}, "t2.presses"},
+		{"t3", []string{"vision-eval", "imago-tests", "t3"}, "t3.presses"},
 	}
 )
 
@@ -176,16 +174,12 @@ func TestReplayVision(t *testing.T) {
 	}
 }
 
-// TestReplayVisionKnownMisreads holds the sequences vision does not read correctly yet. Set
-// TENGEN_VISION_MISREADS=1 to run them anyway (for the vision work).
+// TestReplayVisionKnownMisreads replays the sequences with a hand over the board at a press
+// (handSequences) through real vision: the recorded moves must be the labels', every move caught
+// up after the hand.
 func TestReplayVisionKnownMisreads(t *testing.T) {
-	for _, sq := range misreadSequences {
-		t.Run(sq.name, func(t *testing.T) {
-			if os.Getenv("TENGEN_VISION_MISREADS") == "" {
-				t.Skip(sq.why)
-			}
-			checkVisionReplay(t, sq.visionSequence)
-		})
+	for _, sq := range handSequences {
+		t.Run(sq.name, func(t *testing.T) { checkVisionReplay(t, sq) })
 	}
 }
 
