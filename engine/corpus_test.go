@@ -120,6 +120,15 @@ func TestCorpusReplay(t *testing.T) {
 			}
 			legal.SetToMove(m.Color)
 			_, err := legal.Play(m)
+			if k+1 == badMove && badReason == Ko && k > 0 && su.moves[k-1].Color == m.Color {
+				// The index calls this a simple-ko recapture, but the same colour moved twice: the
+				// player who took the ko fills it, which the ko rule allows (Li-Long/0047 move 251).
+				badMove = -1
+				if err != nil {
+					t.Errorf("%s: move %d %s by the player who took the ko: %v", f[0], k+1, m.GTP(19), err)
+					break
+				}
+			}
 			if k+1 == badMove {
 				if e, ok := err.(*IllegalMoveError); !ok || e.Reason != badReason {
 					t.Errorf("%s: move %d %s: %v, index says %s", f[0], k+1, m.GTP(19), err, f[6])

@@ -114,7 +114,9 @@ func NewGame(size int, r Rules) (*Game, error) {
 	}
 	g := &Game{rules: r, b: newBoard(size), table: newPosTable(512)}
 	g.st.toMove = Black
-	g.hist = make([]record, 0, 128)
+	// Room for a typical game's moves (about three quarters of the points) up front: growing the
+	// history mid-game copies it, which costs a record replay more than the larger first allocation.
+	g.hist = make([]record, 0, max(64, size*size*3/4))
 	g.log = make([]int16, 0, 256)
 	g.table.insert(g.posKey(), 0)
 	return g, nil
@@ -153,9 +155,14 @@ func (g *Game) ToMove() Color { return g.st.toMove }
 
 // SetToMove sets the player to move without a move (for setup positions and GTP, whose play command
 // does not enforce alternation). Positions already recorded keep the player they were recorded with.
+// Handing the turn to the other player lifts the simple-ko ban: the ban forbids only the opponent's
+// immediate recapture, and the player who just took the ko may fill it.
 func (g *Game) SetToMove(c Color) error {
 	if c != Black && c != White {
 		return ErrBadColor
+	}
+	if c != g.st.toMove {
+		g.b.ko = 0
 	}
 	g.st.toMove = c
 	return nil
@@ -334,6 +341,18 @@ func (g *Game) Play(m Move) (Played, error) {
 	}
 	g.execute(m, p, Move{}, false)
 	return g.played(len(g.hist) - 1), nil
+}
+
+// Step plays m like Play but builds no record entry (no Played, no captured list), for callers that
+// replay many moves and only need to know whether each was legal (an SGF audit). An illegal move
+// returns an *IllegalMoveError and changes nothing.
+func (g *Game) Step(m Move) error {
+	p, _, err := g.check(m)
+	if err != nil {
+		return err
+	}
+	g.execute(m, p, Move{}, false)
+	return nil
 }
 
 // Apply plays m with no legality checks (for records and test positions that need it): colours need not

@@ -59,6 +59,30 @@ func BenchmarkCheckCorpus(b *testing.B) {
 		// On a shared machine wall time includes waiting for a core; CPU time does not.
 		b.ReportMetric(float64(i)/cpu, "games/cpu-s")
 	})
+	// The same audit through one Checker, which keeps its Game and parser buffers from file to file.
+	b.Run("tengen-checker", func(b *testing.B) {
+		var c Checker
+		moves := 0
+		i := 0
+		cpu0 := cpuTime()
+		rulesFor := func(*Record) engine.Rules { return rules }
+		count := func(_ int, rp *Replay, _ *Record, err error) {
+			if err != nil {
+				b.Fatal(err)
+			}
+			moves += rp.Moves
+		}
+		for b.Loop() {
+			if err := c.ReplayAll(data[i%len(data)], rulesFor, count); err != nil {
+				b.Fatal(err)
+			}
+			i++
+		}
+		cpu := (cpuTime() - cpu0).Seconds()
+		b.ReportMetric(float64(i)/b.Elapsed().Seconds(), "games/s")
+		b.ReportMetric(float64(moves)/b.Elapsed().Seconds(), "moves/s")
+		b.ReportMetric(float64(i)/cpu, "games/cpu-s")
+	})
 	// The two halves of the audit, for a breakdown: parsing alone, and replaying pre-parsed games.
 	b.Run("parse-only", func(b *testing.B) {
 		i := 0

@@ -83,16 +83,38 @@ func ReplayGame(root *Node, rules engine.Rules) (*Replay, *Record, error) {
 // when err is set), its game information (Moves left empty; only GameName when the root cannot be
 // read) and the game's own error. rulesFor picks each game's ruleset from its game information (its RU, say).
 // When the text stops parsing, ReplayAll returns the *SyntaxError; the games before that point have
-// been reported, the one it interrupts has not.
+// been reported, the one it interrupts has not. The Replay (and its Game) handed to fn is valid only
+// until fn returns: ReplayAll resets and reuses the Game for the next game of the collection.
 func ReplayAll(data []byte, rulesFor func(*Record) engine.Rules, fn func(game int, rp *Replay, rec *Record, err error)) error {
-	p := parser{src: string(data), props: make([]Property, 0, 64), vals: make([]string, 0, 64)}
+	var c Checker
+	return c.ReplayAll(data, rulesFor, fn)
+}
+
+// Checker replays SGF collections one after another as ReplayAll does, keeping the engine.Game and the
+// parser's buffers between calls: auditing thousands of one-game files then allocates a game once
+// rather than once a file. The zero Checker is ready to use. A Checker is not safe for concurrent use.
+type Checker struct {
+	spare *engine.Game // the last game's Game, reset for the next one once fn has returned
+	props []Property
+	vals  []string
+}
+
+// ReplayAll is the package's ReplayAll, reusing the Checker's game and buffers. The Replay (and its
+// Game) handed to fn is valid only until fn returns.
+func (c *Checker) ReplayAll(data []byte, rulesFor func(*Record) engine.Rules, fn func(game int, rp *Replay, rec *Record, err error)) error {
+	if c.props == nil {
+		c.props, c.vals = make([]Property, 0, 64), make([]string, 0, 64)
+	}
+	p := parser{src: string(data), props: c.props[:0], vals: c.vals[:0]}
 	var (
 		game  int
 		rec   *Record
 		rp    *replayer
 		gerr  error
 		setup int
+		spare = c.spare
 	)
+	c.spare = nil
 	p.visit = func(n *Node, root bool) error {
 		if root {
 			game++
@@ -102,7 +124,8 @@ func ReplayAll(data []byte, rulesFor func(*Record) engine.Rules, fn func(game in
 				rec = &Record{GameName: gn}
 				return nil
 			}
-			rp = &replayer{rec: rec, rules: rulesFor(rec)}
+			rp = &replayer{rec: rec, rules: rulesFor(rec), spare: spare}
+			spare = nil
 			rp.addPending(rec.Setup)
 			setup = len(rec.Setup)
 		}
@@ -127,9 +150,20 @@ func ReplayAll(data []byte, rulesFor func(*Record) engine.Rules, fn func(game in
 		} else {
 			fn(game, &rp.out, rec, nil)
 		}
+		if rp != nil {
+			spare = rp.g
+			if spare == nil {
+				spare = rp.spare
+			}
+		}
 		rec, rp, gerr = nil, nil, nil
 	}
 	_, err := p.parse()
+	c.spare = spare
+	// keep the buffers (grown, if a file needed it) but not the strings of this file
+	clear(p.props[:cap(p.props)])
+	clear(p.vals[:cap(p.vals)])
+	c.props, c.vals = p.props[:0], p.vals[:0]
 	return err
 }
 
@@ -156,6 +190,7 @@ type replayer struct {
 	rec     *Record
 	rules   engine.Rules
 	g       *engine.Game
+	spare   *engine.Game   // a finished game start may Reset and reuse (nil: none)
 	pending []engine.Color // the starting position's setup stones so far (nil: none)
 	onlyAB  bool           // the setup so far is black stones only (AB)
 	out     Replay
@@ -166,7 +201,7 @@ func (rp *replayer) start(toMove engine.Color) error {
 	if rp.g != nil {
 		return nil
 	}
-	g, err := engine.NewGame(rp.rec.Size, rp.rules)
+	g, err := rp.newGame()
 	if err != nil {
 		return err
 	}
@@ -190,6 +225,17 @@ func (rp *replayer) start(toMove engine.Color) error {
 		return fmt.Errorf("setup stones: %w", err)
 	}
 	return nil
+}
+
+// newGame returns an empty game for the record's size and rules: the spare game of an earlier replay
+// reset when it fits (ReplayAll reuses one game across a collection), else a new one.
+func (rp *replayer) newGame() (*engine.Game, error) {
+	if g := rp.spare; g != nil && g.Size() == rp.rec.Size && g.Rules() == rp.rules {
+		rp.spare = nil
+		g.Reset()
+		return g, nil
+	}
+	return engine.NewGame(rp.rec.Size, rp.rules)
 }
 
 // collectSetup applies stones to board (nil = empty board) and returns the black and white points,
@@ -262,27 +308,18 @@ func (rp *replayer) step(m Move) error {
 			return err
 		}
 	}
-	twice := false
 	if g.Phase() == engine.Playing && g.ToMove() != m.Color {
 		rp.note(n, "%s moves twice in a row (no %s move recorded in between)", colorName(m.Color), colorName(m.Color.Opponent()))
+		// SetToMove lifts a simple-ko ban: the same player may fill the ko it just took.
 		if err := g.SetToMove(m.Color); err != nil {
 			return err
 		}
-		twice = true
 	}
 	em := m.Engine()
-	if _, err := g.Play(em); err != nil {
+	if err := g.Step(em); err != nil {
 		var ill *engine.IllegalMoveError
 		if !errors.As(err, &ill) {
 			return err
-		}
-		if twice && ill.Reason == engine.Ko {
-			// The ko ban is on the opponent of the player who just took the ko; the same player playing
-			// again may fill the ko. (Game.SetToMove keeps the ban, so it is lifted here.)
-			if _, err := g.Apply(em); err != nil {
-				return err
-			}
-			return nil
 		}
 		if ill.Reason == engine.GameStopped || ill.Reason == engine.GameEnded {
 			// A pass after the stop, or the like: not a rule of play; keep the record's order.

@@ -165,3 +165,76 @@ func TestReplayAll(t *testing.T) {
 		t.Errorf("games = %+v\nwant %+v", got, want)
 	}
 }
+
+// ReplayAll reuses one Game across the games of a collection: each game must replay exactly as it does
+// alone, with nothing left over from the game before (board, ko, superko history, prisoners, komi).
+func TestReplayAllReusesCleanly(t *testing.T) {
+	games := []string{
+		"(;GN[a]SZ[7]KM[6.5]" + koSetup + ";B[cb];W[];B[];W[bb])",
+		"(;GN[b]SZ[7];B[cb];W[bb];B[ab])",
+		"(;GN[c]SZ[7]" + koSetup + ";B[cb];W[gg];B[ff];W[bb];W[cb])",
+		"(;GN[d]SZ[9];B[ee];W[dd])",
+		"(;GN[e]SZ[7]AB[dd][ee];W[cc];B[dc])",
+		"(;GN[f]SZ[7];B[dd];W[dd];B[ee])",
+	}
+	rules, err := engine.Preset("chinese")
+	if err != nil {
+		t.Fatal(err)
+	}
+	summary := func(rp *Replay) string {
+		g := rp.Game
+		var illegal []string // Offset is file-relative, so it differs inside a collection
+		for _, il := range rp.Illegal {
+			illegal = append(illegal, fmt.Sprintf("%d %v %v", il.Number, il.Move, il.Err))
+		}
+		return fmt.Sprintf("moves %d illegal %v notes %v reps %v board %v komi %v prisoners %d/%d ko %v",
+			rp.Moves, illegal, rp.Notes, rp.Repetitions, g.Board(), g.Komi(),
+			g.Prisoners(engine.Black), g.Prisoners(engine.White), fmt.Sprint(g.KoPoint()))
+	}
+	var want []string
+	for _, src := range games {
+		c, err := Parse([]byte(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		rp, _, err := ReplayGame(c.Games[0], rules)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want = append(want, summary(rp))
+	}
+	var got []string
+	err = ReplayAll([]byte(strings.Join(games, "\n")), func(*Record) engine.Rules { return rules },
+		func(_ int, rp *Replay, _ *Record, err error) {
+			if err != nil {
+				t.Fatal(err)
+			}
+			got = append(got, summary(rp))
+		})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range want {
+		if i >= len(got) || got[i] != want[i] {
+			t.Errorf("game %d in a collection:\n got %v\nwant %s", i+1, got[i:min(i+1, len(got))], want[i])
+		}
+	}
+	// One Checker across files (one game each) keeps its Game between calls.
+	var c Checker
+	for i, src := range games {
+		var one string
+		err := c.ReplayAll([]byte(src), func(*Record) engine.Rules { return rules },
+			func(_ int, rp *Replay, _ *Record, err error) {
+				if err != nil {
+					t.Fatal(err)
+				}
+				one = summary(rp)
+			})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if one != want[i] {
+			t.Errorf("game %d through a Checker:\n got %s\nwant %s", i+1, one, want[i])
+		}
+	}
+}
