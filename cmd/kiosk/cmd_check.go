@@ -110,6 +110,7 @@ type auditor struct {
 	moves      int
 	illegal    int
 	unreadable int
+	checker    sgf.Checker // one game and parser buffers reused across every file
 }
 
 // rulesFor returns the ruleset for a game: --rules, else its RU when that names a preset, else
@@ -142,7 +143,7 @@ func (a *auditor) checkFile(path string) {
 	}
 	var reports []gameReport
 	games, moves, illegal, bad := 0, 0, 0, 0
-	perr := sgf.ReplayAll(data, a.rulesFor, func(number int, rp *sgf.Replay, rec *sgf.Record, err error) {
+	perr := a.checker.ReplayAll(data, a.rulesFor, func(number int, rp *sgf.Replay, rec *sgf.Record, err error) {
 		g := gameReport{number: number}
 		if rec != nil {
 			g.name = rec.GameName
