@@ -15,7 +15,7 @@ import (
 func TestDebugOverlay(t *testing.T) {
 	f := os.Getenv("CALIB_DEBUG")
 	if f == "" {
-		t.Skip("set CALIB_DEBUG=image path")
+		t.Skip("developer aid, not a check: set CALIB_DEBUG=IMAGE to draw the found grid (short of that it has nothing to do)")
 	}
 	img := loadRaw(t, f)
 	defer img.Close()

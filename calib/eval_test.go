@@ -23,7 +23,7 @@ import (
 // quarter of the photos yield a board.
 func TestEvalRoboflow(t *testing.T) {
 	if testing.Short() {
-		t.Skip("evaluation")
+		t.Skip("-short: skips the roboflow evaluation")
 	}
 	dir := shareddata.Path(t, "vision-eval", "roboflow-stone-detection")
 	splits := "{valid,test}"
