@@ -3,12 +3,12 @@ package referee
 import (
 	"bufio"
 	"context"
-	"os"
 	"strings"
 	"testing"
 	"time"
 
 	"tengen/engine"
+	"tengen/internal/testenv"
 )
 
 func TestReadResponse(t *testing.T) {
@@ -64,10 +64,7 @@ func FuzzReadResponse(f *testing.F) {
 func TestGNUGoProposer(t *testing.T) {
 	g, ok := GNUGo("")
 	if !ok {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("GNU Go is not installed at " + DefaultGNUGo)
-		}
-		t.Skip("GNU Go not installed")
+		testenv.Missing(t, "GNU Go (gnugo) is not installed at %s", DefaultGNUGo)
 	}
 	mv := func(c engine.Color, v string) engine.Move {
 		p, _ := engine.ParsePoint(v, 9)

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"tengen/doctor"
+	"tengen/internal/testenv"
 )
 
 // shellBody returns the script of a directive written as `/bin/sh -ec '...'` or `/bin/sh -c '...'`.
@@ -31,7 +32,7 @@ func shellBody(t *testing.T, value string) string {
 func TestDisplaySession(t *testing.T) {
 	for _, tool := range []string{"Xvfb", "xauth", "mcookie", "xwd"} {
 		if _, err := exec.LookPath(tool); err != nil {
-			t.Skipf("%s not installed (make test installs xvfb and x11-apps)", tool)
+			testenv.Missing(t, "%s is not installed", tool)
 		}
 	}
 	d := directives(t, "tengen-display.service")

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"tengen/internal/testenv"
 )
 
 const installPi = "../scripts/install-pi"
@@ -107,11 +109,11 @@ func TestInstallPiDryRunChangesNothing(t *testing.T) {
 // so; an edited configuration survives; a new binary is the only change a third run makes.
 func TestInstallPiIdempotent(t *testing.T) {
 	if os.Geteuid() != 0 {
-		t.Skip("creating users under --root needs root (CI runs as root)")
+		testenv.Missing(t, "creating users under --root needs root (CI runs as root)")
 	}
 	for _, tool := range []string{"useradd", "groupadd", "usermod", "systemctl"} {
 		if _, err := exec.LookPath(tool); err != nil {
-			t.Skipf("%s not installed", tool)
+			testenv.Missing(t, "%s is not installed", tool)
 		}
 	}
 	root, bin := fakeRoot(t)

@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"tengen/internal/testenv"
 )
 
 var units = []string{"tengen-kiosk.service", "tengen-display.service"}
@@ -17,7 +19,7 @@ func analyze(t *testing.T) string {
 	t.Helper()
 	p, err := exec.LookPath("systemd-analyze")
 	if err != nil {
-		t.Skip("systemd-analyze not installed (make test installs systemd)")
+		testenv.Missing(t, "systemd-analyze is not installed")
 	}
 	return p
 }

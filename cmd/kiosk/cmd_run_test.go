@@ -21,8 +21,8 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
-
 	"tengen/config"
+	"tengen/internal/testenv"
 )
 
 // runKioskEnv makes the test binary act as `kiosk` (on the main thread, as Fyne needs): the Xvfb
@@ -70,16 +70,11 @@ func freeDisplay() int {
 // (":N"). It skips the test when Xvfb or xwd (for screenshots) is not installed.
 func startXvfb(t *testing.T, ctx context.Context, w, h int) string {
 	t.Helper()
-	xvfb, err := exec.LookPath("Xvfb")
-	if err != nil {
-		t.Skip("Xvfb is not installed (apt-get install xvfb x11-apps; make test installs them): the window test cannot run")
-	}
-	if _, err := exec.LookPath("xwd"); err != nil {
-		t.Skip("xwd is not installed (apt-get install x11-apps): the window test cannot take screenshots")
-	}
+	xvfb := testenv.Tool(t, "Xvfb")
+	testenv.Tool(t, "xwd") // the screenshots
 	n := freeDisplay()
 	if n == 0 {
-		t.Skip("no free X display number in :90..:139")
+		testenv.Missing(t, "no free X display number in :90..:139")
 	}
 	disp := fmt.Sprintf(":%d", n)
 	srv := exec.CommandContext(ctx, xvfb, disp, "-screen", "0", fmt.Sprintf("%dx%dx24", w, h), "-nolisten", "tcp")

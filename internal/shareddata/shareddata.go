@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"tengen/internal/testenv"
 )
 
 // EnvVar overrides where the shared directory is; by default it is ../shared beside the module root.
@@ -52,9 +54,6 @@ func Path(tb testing.TB, sub ...string) string {
 			return p
 		}
 	}
-	if os.Getenv("CI") == "true" {
-		tb.Fatalf("shared test data missing in CI: %v", err)
-	}
-	tb.Skipf("shared test data absent (%v): put ../shared beside the repository to run this test", err)
+	testenv.Missing(tb, "shared test data absent (%v): put ../shared beside the repository", err)
 	return ""
 }

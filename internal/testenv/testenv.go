@@ -1,0 +1,35 @@
+// Package testenv decides what a test does when something it needs from the machine (a tool, root,
+// a package that make test installs) is missing: on a developer's machine it skips with the reason;
+// under CI (CI=true), where scripts/install-deps has installed everything, it fails, so a missing
+// install step can never pass silently as a skip.
+package testenv
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"testing"
+)
+
+// InCI reports whether the tests run under CI (CI=true), where every requirement must be met.
+func InCI() bool { return os.Getenv("CI") == "true" }
+
+// Missing skips tb with the reason, or fails it under CI.
+func Missing(tb testing.TB, format string, args ...any) {
+	tb.Helper()
+	why := fmt.Sprintf(format, args...)
+	if InCI() {
+		tb.Fatalf("required under CI: %s", why)
+	}
+	tb.Skipf("%s (make test installs what is missing)", why)
+}
+
+// Tool returns the path of the named program, or calls Missing when it is not on PATH.
+func Tool(tb testing.TB, name string) string {
+	tb.Helper()
+	p, err := exec.LookPath(name)
+	if err != nil {
+		Missing(tb, "%s is not installed", name)
+	}
+	return p
+}
