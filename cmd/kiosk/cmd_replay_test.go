@@ -18,7 +18,6 @@ import (
 	"tengen/internal/shareddata"
 	"tengen/referee/replay"
 	"tengen/vision"
-	"tengen/vision/observe"
 )
 
 func TestReplayUsage(t *testing.T) {
@@ -195,7 +194,10 @@ func checkVisionReplay(t *testing.T, sq visionSequence) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := labelMoves(t, dir, script.Frames)
+	want, err := replay.LabelMoves(dir, script.Frames)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if len(want) < 9 {
 		t.Fatalf("only %d moves derived from the labels", len(want))
 	}
@@ -222,38 +224,6 @@ func checkVisionReplay(t *testing.T, sq visionSequence) {
 		return
 	}
 	t.Errorf("recorded %v\nlabels   %v\nvision misreads:\n%s\nverdicts:\n%s", got, want, misreads(t, dir, script), out.String())
-}
-
-// labelMoves derives the moves from consecutive label grids: one added stone is a move, an
-// unchanged grid none; anything else ends the derivation (the referee refuses it).
-func labelMoves(t *testing.T, dir string, frames []string) []string {
-	t.Helper()
-	var out []string
-	var prev observe.Observation
-	for i, f := range frames {
-		o, err := replay.ReadLabel(filepath.Join(dir, strings.TrimSuffix(f, filepath.Ext(f))+".txt"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if i > 0 {
-			var added []int
-			for k := range o.Stones {
-				if prev.Stones[k] == observe.Empty && o.Stones[k] != observe.Empty {
-					added = append(added, k)
-				}
-			}
-			if len(added) > 1 {
-				return out
-			}
-			if len(added) == 1 {
-				k := added[0]
-				out = append(out, map[observe.Stone]string{observe.Black: "B ", observe.White: "W "}[o.Stones[k]]+
-					engine.Point{X: k % o.Size, Y: k / o.Size}.GTP(o.Size))
-			}
-		}
-		prev = o
-	}
-	return out
 }
 
 // misreads reads the script's frames in order as the replay does and lists, per frame, every

@@ -38,41 +38,6 @@ func loadScript(t *testing.T, name string) *Script {
 	return s
 }
 
-// expectedMoves derives the moves from consecutive label grids: one added stone is a move;
-// an unchanged grid is no move; anything else stops the derivation (the referee refuses it).
-func expectedMoves(t *testing.T, dir string, frames []string) []string {
-	t.Helper()
-	var out []string
-	var prev observe.Observation
-	for i, f := range frames {
-		o, err := ReadLabel(filepath.Join(dir, strings.TrimSuffix(f, filepath.Ext(f))+".txt"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if i > 0 {
-			var added []int
-			for k := range o.Stones {
-				if prev.Stones[k] == observe.Empty && o.Stones[k] != observe.Empty {
-					added = append(added, k)
-				}
-			}
-			if len(added) > 1 {
-				return out
-			}
-			if len(added) == 1 {
-				k := added[0]
-				c := "B"
-				if o.Stones[k] == observe.White {
-					c = "W"
-				}
-				out = append(out, c+" "+engine.Point{X: k % o.Size, Y: k / o.Size}.GTP(o.Size))
-			}
-		}
-		prev = o
-	}
-	return out
-}
-
 // TestRealSequences replays the real sequences from their labels (an ideal camera): the referee's
 // part alone. The same sequences through real vision (photos read, board found automatically) are
 // cmd/kiosk's TestReplayVision, since this package must not depend on GoCV.
@@ -117,7 +82,10 @@ func TestRealSequences(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			want := expectedMoves(t, dir, s.Frames)
+			want, err := LabelMoves(dir, s.Frames)
+			if err != nil {
+				t.Fatal(err)
+			}
 			got := recordedMoves(t, res)
 			if strings.Join(got, " ") != strings.Join(want, " ") {
 				t.Errorf("recorded %v\nwant     %v\nverdicts:\n%s", got, want, out.String())
