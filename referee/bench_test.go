@@ -56,6 +56,17 @@ func buttonOf(c engine.Color) clock.Button {
 	return clock.BlackClock
 }
 
+// placeOrRestart places the next stone, starting a fresh game when this one has no move left.
+func (g *benchGame) placeOrRestart(b *testing.B) (*benchGame, engine.Color) {
+	if c, ok := g.place(); ok {
+		return g, c
+	}
+	g.h.tab.Close()
+	g = newBenchGame(b)
+	c, _ := g.place()
+	return g, c
+}
+
 // BenchmarkPressToVerdict measures a clock press with the board already seen still: the press,
 // the observation used and the verdict are journaled and fsynced, and the SGF rewritten
 // atomically, before Press returns (what the kiosk does before it shows the verdict).
@@ -65,12 +76,8 @@ func BenchmarkPressToVerdict(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		b.StopTimer()
-		c, ok := g.place()
-		if !ok {
-			g.h.tab.Close()
-			g = newBenchGame(b)
-			c, _ = g.place()
-		}
+		var c engine.Color
+		g, c = g.placeOrRestart(b)
 		g.h.look()
 		at := g.h.now()
 		b.StartTimer()
@@ -94,12 +101,8 @@ func BenchmarkObservationToVerdict(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		b.StopTimer()
-		c, ok := g.place()
-		if !ok {
-			g.h.tab.Close()
-			g = newBenchGame(b)
-			c, _ = g.place()
-		}
+		var c engine.Color
+		g, c = g.placeOrRestart(b)
 		g.h.tab.Observe(g.h.observation(g.h.board))
 		if err := g.h.tab.Press(clock.Press{Button: buttonOf(c), At: g.h.now()}); err != nil {
 			b.Fatal(err)
