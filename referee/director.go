@@ -3,12 +3,37 @@ package referee
 import (
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"time"
 
 	"tengen/clock"
 	"tengen/engine"
 )
+
+// ErrNoGame is returned when there is no game record to export yet.
+var ErrNoGame = errors.New("referee: no game to export")
+
+// ExportSGF writes the game record as it stands to dir/export-<at>.sgf, atomically and synced, for a
+// director who gives the PIN (the export button of the director screen). It changes nothing in the
+// game, so nothing is journaled. It returns the file's path.
+func (t *Table) ExportSGF(pin, dir string, at time.Time) (string, error) {
+	if t.opts.CheckPIN == nil {
+		return "", ErrNoDirector
+	}
+	if !t.opts.CheckPIN(pin) {
+		return "", ErrBadPIN
+	}
+	rec := t.Record()
+	if rec == nil {
+		return "", ErrNoGame
+	}
+	path := filepath.Join(dir, "export-"+at.Format("20060102-150405")+".sgf")
+	if err := WriteFileAtomic(path, rec.MarshalSGF(), !t.opts.NoSync); err != nil {
+		return "", err
+	}
+	return path, nil
+}
 
 // Director performs a director action after checking the PIN. The action (never the PIN) is
 // journaled and noted in the SGF; a wrong PIN is journaled as a refusal and changes nothing.

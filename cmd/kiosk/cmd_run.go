@@ -493,30 +493,11 @@ func (k *kiosk) press(p clock.Press) {
 
 // exportSGF writes the game record next to the finished games after checking the director PIN.
 func (k *kiosk) exportSGF(pin string) (string, error) {
-	check := k.checkPIN()
-	if check == nil {
-		return "", referee.ErrNoDirector
-	}
-	if !check(pin) {
-		return "", referee.ErrBadPIN
-	}
-	rec := k.tab.Record()
-	if rec == nil {
-		return "", errors.New("no game to export")
-	}
 	dir := k.cfg.Paths.GamesDir
 	if dir == "" {
 		dir = k.cfg.Paths.JournalDir
 	}
-	path := filepath.Join(dir, "export-"+time.Now().Format("20060102-150405")+".sgf")
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, rec.MarshalSGF(), 0o644); err != nil {
-		return "", fmt.Errorf("writing %s: %w", tmp, err)
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		return "", fmt.Errorf("writing %s: %w", path, err)
-	}
-	return path, nil
+	return k.tab.ExportSGF(pin, dir, time.Now())
 }
 
 // refresh feeds the screens the referee's state at every change and a few times a second (the
