@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/binary"
@@ -56,45 +57,45 @@ func TestRunFlags(t *testing.T) {
 	}
 }
 
-// freeDisplay returns an X display number with no server.
-func freeDisplay() int {
-	for n := 90; n < 140; n++ {
-		if _, err := os.Stat(fmt.Sprintf("/tmp/.X%d-lock", n)); errors.Is(err, os.ErrNotExist) {
-			return n
-		}
-	}
-	return 0
-}
-
 // startXvfb starts a virtual X server with a w x h screen for the test and returns its display
 // (":N"). It skips the test when Xvfb or xwd (for screenshots) is not installed.
 func startXvfb(t *testing.T, ctx context.Context, w, h int) string {
 	t.Helper()
 	xvfb := testenv.Tool(t, "Xvfb")
 	testenv.Tool(t, "xwd") // the screenshots
-	n := freeDisplay()
-	if n == 0 {
-		testenv.Missing(t, "no free X display number in :90..:139")
+	// -displayfd: Xvfb picks a free display itself (stale lock files of killed servers do not
+	// matter) and writes its number to the pipe once it accepts clients.
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
 	}
-	disp := fmt.Sprintf(":%d", n)
-	srv := exec.CommandContext(ctx, xvfb, disp, "-screen", "0", fmt.Sprintf("%dx%dx24", w, h), "-nolisten", "tcp")
+	defer pr.Close()
+	srv := exec.CommandContext(ctx, xvfb, "-displayfd", "3", "-screen", "0", fmt.Sprintf("%dx%dx24", w, h), "-nolisten", "tcp")
+	srv.ExtraFiles = []*os.File{pw}
 	if err := srv.Start(); err != nil {
+		pw.Close()
 		t.Fatalf("starting Xvfb: %v", err)
 	}
+	pw.Close()
 	t.Cleanup(func() {
 		_ = srv.Process.Signal(syscall.SIGTERM)
 		_ = srv.Wait()
 	})
-	// Wait for the server to accept clients.
-	for i := 0; ; i++ {
-		if _, err := os.Stat(fmt.Sprintf("/tmp/.X11-unix/X%d", n)); err == nil {
-			return disp
+	got := make(chan string, 1)
+	go func() {
+		line, _ := bufio.NewReader(pr).ReadString('\n')
+		got <- strings.TrimSpace(line)
+	}()
+	select {
+	case n := <-got:
+		if n == "" {
+			t.Fatal("Xvfb did not start (it closed -displayfd without a display number)")
 		}
-		if i > 100 {
-			t.Fatal("Xvfb did not start")
-		}
-		time.Sleep(50 * time.Millisecond)
+		return ":" + n
+	case <-time.After(15 * time.Second):
+		t.Fatal("Xvfb did not start within 15 s")
 	}
+	return ""
 }
 
 // screenshot dumps the X display's root window.
