@@ -2,6 +2,10 @@ package demo
 
 import "math"
 
+// handParts is how many capsules make a hand: sleeve, wrist, palm, two fingers, the thumb and the
+// curled fingers.
+const handParts = 7
+
 // capsule is a segment with a radius: the building block of the hand and arm.
 type capsule struct {
 	ax, ay, bx, by, r float64
@@ -29,7 +33,7 @@ func (c capsule) dist(x, y float64) float64 {
 
 // handShape returns the capsules of a hand reaching toward its target, in image pixels, plus the
 // held stone's centre and radius (radius 0 when nothing is held).
-func (r *Renderer) handShape(l *layer, hd Hand) (parts []capsule, sx, sy, sr float64) {
+func (r *Renderer) handShape(l *layer, hd Hand) (parts [handParts]capsule, sx, sy, sr float64) {
 	sp := l.pxPerUnit
 	tx, ty := l.toImage.Apply(hd.Col, hd.Row)
 	// The arm enters from the player's side, a little to the right (a right-handed player).
@@ -51,7 +55,7 @@ func (r *Renderer) handShape(l *layer, hd Hand) (parts []capsule, sx, sy, sr flo
 	px, py := -dy, dx     // across the hand
 	palmX, palmY := fx-dx*1.9*sp, fy-dy*1.9*sp
 	wristX, wristY := fx-dx*3.0*sp, fy-dy*3.0*sp
-	parts = []capsule{
+	parts = [handParts]capsule{
 		{wristX - dx*12*sp, wristY - dy*12*sp, wristX, wristY, 0.85 * sp, false}, // sleeve
 		{wristX, wristY, palmX, palmY, 0.72 * sp, true},                          // wrist
 		{palmX - px*0.2*sp, palmY - py*0.2*sp, palmX + dx*0.4*sp, palmY + dy*0.4*sp, 0.95 * sp, true},
@@ -68,7 +72,7 @@ func (r *Renderer) handShape(l *layer, hd Hand) (parts []capsule, sx, sy, sr flo
 
 // drawHand paints the hand's soft shadow on whatever lies below it, then the sleeve, the skin and the
 // held stone.
-func (r *Renderer) drawHand(l *layer, buf []float32, hd Hand) {
+func (r *Renderer) drawHand(l *layer, buf []uint8, hd Hand) {
 	parts, sx, sy, sr := r.handShape(l, hd)
 	sp := l.pxPerUnit
 	offX, offY := 0.5*sp, 0.4*sp // the hand is above the board: its shadow falls away from the lamp
@@ -98,9 +102,7 @@ func (r *Renderer) drawHand(l *layer, buf []float32, hd Hand) {
 				}
 			}
 			if k := 1 - 0.3*smoothstep(0.6*sp, -0.6*sp, sd); k < 1 {
-				buf[i] *= float32(k)
-				buf[i+1] *= float32(k)
-				buf[i+2] *= float32(k)
+				shade(buf[i:i+3], float32(k))
 			}
 			// Body.
 			best, bestR := math.Inf(1), 1.0
@@ -115,23 +117,18 @@ func (r *Renderer) drawHand(l *layer, buf []float32, hd Hand) {
 			}
 			if best < 0.5 {
 				cov := clamp01(0.5 - best)
-				shade := 0.72 + 0.28*clamp01(-best/bestR)
+				sh := 0.72 + 0.28*clamp01(-best/bestR)
 				cr, cg, cb := sleeveR, sleeveG, sleeveB
 				if skin {
 					cr, cg, cb = 196, 124, 98
 				}
-				cr, cg, cb = cr*shade, cg*shade, cb*shade
-				buf[i] = buf[i]*float32(1-cov) + float32(cr*cov)
-				buf[i+1] = buf[i+1]*float32(1-cov) + float32(cg*cov)
-				buf[i+2] = buf[i+2]*float32(1-cov) + float32(cb*cov)
+				blend(buf[i:i+3], float32(cov), l.lightAt(x, y), cr*sh, cg*sh, cb*sh)
 			}
 			if sr > 0 {
 				d := math.Hypot(fx-sx, fy-sy)
 				if cov := clamp01(sr - d + 0.5); cov > 0 {
 					cr, cg, cb := stoneShade(hd.Player, (fx-sx)/sr, (fy-sy)/sr)
-					buf[i] = buf[i]*float32(1-cov) + float32(cr*cov)
-					buf[i+1] = buf[i+1]*float32(1-cov) + float32(cg*cov)
-					buf[i+2] = buf[i+2]*float32(1-cov) + float32(cb*cov)
+					blend(buf[i:i+3], float32(cov), l.lightAt(x, y), cr, cg, cb)
 				}
 			}
 		}

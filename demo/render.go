@@ -70,18 +70,37 @@ func NewRenderer(seed uint64) *Renderer {
 	return &Renderer{seed: seed}
 }
 
-// layer is the static part of a frame for one image size and board size: the unlit table and board
-// (wood, lines, star points), the light falling on it, and the board-to-image transform.
+// layer is the static part of a frame for one image size and board size: the lit table and board
+// (wood, lines, star points), the light falling on it, and the board-to-image transform. Pixels are
+// kept as 8-bit RGB, already lit (a camera delivers no more), so a 640x480 layer is under 2 MB.
 type layer struct {
 	w, h, size int
 	toImage    homography.Matrix // board coordinates (col,row) -> image pixels
 	toBoard    homography.Matrix // image pixels -> board coordinates
 	pxPerUnit  float64           // average grid spacing in pixels
-	unlit      []float32         // 3 per pixel, 0..255 before lighting
-	light      []float32         // 1 per pixel, illumination multiplier
-	noise      []int8            // sensor noise; each frame reads it from a different offset
-	work       []float32         // the last scene drawn (before light and noise), reused under Renderer.mu
+	base       []uint8           // 3 per pixel: the lit table and board, no stones
+	work       []uint8           // 3 per pixel: the last scene drawn (lit, before noise), reused under Renderer.mu
 	workKey    uint64            // sceneKey of what work holds; 0 when nothing
+	lampX      []float32         // column and row factors of the lamp's pool of light (see lightAt)
+	lampY      []float32
+	vignX      []float32 // column and row terms of the lens vignette (see lightAt)
+	vignY      []float32
+	noise      []int8 // sensor noise table; every row of every frame reads it from an offset of its own
+}
+
+// noisePeriod is how many offsets into the sensor noise table rows can start at; the table holds
+// noisePeriod+w entries.
+const noisePeriod = 1 << 16
+
+// lightAt returns the illumination multiplier at pixel (x,y): a soft Gaussian pool of light around
+// the lamp (the product of a column and a row factor) times a vignette darkening the corners.
+func (l *layer) lightAt(x, y int) float32 {
+	return (0.68 + 0.40*l.lampX[x]*l.lampY[y]) * (1 - 0.18*(l.vignX[x]+l.vignY[y]))
+}
+
+// bytes returns the memory the layer's pixel buffers and tables hold.
+func (l *layer) bytes() int {
+	return len(l.base) + len(l.work) + len(l.noise) + 4*(len(l.lampX)+len(l.lampY)+len(l.vignX)+len(l.vignY))
 }
 
 // sceneKey identifies a scene's stones and hand (not its frame number): frames of an unchanged scene
@@ -109,9 +128,6 @@ func boolBit(b bool) uint64 {
 	}
 	return 0
 }
-
-// noiseSlack is how far apart frames' noise offsets can be.
-const noiseSlack = 1 << 13
 
 // Margin of wood around the grid, in grid spacings (a real board has a little under one).
 const (
@@ -187,12 +203,27 @@ func (r *Renderer) buildLayer(w, h, size int) *layer {
 	heightPx := math.Hypot(dst[3][0]-dst[0][0], dst[3][1]-dst[0][1]) + math.Hypot(dst[2][0]-dst[1][0], dst[2][1]-dst[1][1])
 	ppu := (widthPx + heightPx) / (4 * math.Max(n, 1))
 	l := &layer{w: w, h: h, size: size, toImage: toImage, toBoard: toBoard, pxPerUnit: ppu,
-		unlit: make([]float32, 3*w*h), light: make([]float32, w*h),
-		noise: make([]int8, 2*w*h+noiseSlack), work: make([]float32, 3*w*h)}
+		base: make([]uint8, 3*w*h), work: make([]uint8, 3*w*h),
+		lampX: make([]float32, w), vignX: make([]float32, w), lampY: make([]float32, h), vignY: make([]float32, h),
+		noise: make([]int8, noisePeriod+w)}
 	ns := hash64(r.seed, 401)
 	for i := range l.noise {
 		hv := hash64(ns, uint64(i))
 		l.noise[i] = int8((unit(hv) + unit(hv*0x2545F4914F6CDD1D) - 1) * 10) // triangular, sd ~4
+	}
+
+	lampX := (0.3 + 0.4*unit(hash64(r.seed, 201))) * float64(w)
+	lampY := (0.2 + 0.4*unit(hash64(r.seed, 202))) * float64(h)
+	sigma := 0.55 * float64(w)
+	for x := range w {
+		dx := float64(x) - lampX
+		rx := (float64(x)/float64(w) - 0.5) * 2
+		l.lampX[x], l.vignX[x] = float32(math.Exp(-dx*dx/(2*sigma*sigma))), float32(rx*rx)
+	}
+	for y := range h {
+		dy := float64(y) - lampY
+		ry := (float64(y)/float64(h) - 0.5) * 2
+		l.lampY[y], l.vignY[y] = float32(math.Exp(-dy*dy/(2*sigma*sigma))), float32(ry*ry)
 	}
 
 	ps := 1 / ppu // one pixel in board units
@@ -201,9 +232,6 @@ func (r *Renderer) buildLayer(w, h, size int) *layer {
 		lineHalf = 0.6 * ps
 	}
 	stars := starPoints(size)
-	lampX := (0.3 + 0.4*unit(hash64(r.seed, 201))) * float64(w)
-	lampY := (0.2 + 0.4*unit(hash64(r.seed, 202))) * float64(h)
-	sigma := 0.55 * float64(w)
 	grainSeed := hash64(r.seed, 301)
 	for y := 0; y < h; y++ {
 		for x := 0; x < w; x++ {
@@ -247,13 +275,9 @@ func (r *Renderer) buildLayer(w, h, size int) *layer {
 					cb = cb*(1-ink) + 20*ink
 				}
 			}
-			i := y*w + x
-			l.unlit[3*i], l.unlit[3*i+1], l.unlit[3*i+2] = float32(cr), float32(cg), float32(cb)
-			dx, dy := float64(x)-lampX, float64(y)-lampY
-			rx := (float64(x)/float64(w) - 0.5) * 2
-			ry := (float64(y)/float64(h) - 0.5) * 2
-			vign := 1 - 0.18*(rx*rx+ry*ry)
-			l.light[i] = float32((0.68 + 0.40*math.Exp(-(dx*dx+dy*dy)/(2*sigma*sigma))) * vign)
+			i := 3 * (y*w + x)
+			lt := float64(l.lightAt(x, y))
+			l.base[i], l.base[i+1], l.base[i+2] = q8(float32(cr*lt)), q8(float32(cg*lt)), q8(float32(cb*lt))
 		}
 	}
 	return l
@@ -324,33 +348,43 @@ func (r *Renderer) RenderInto(dst *image.RGBA, sc Scene) error {
 	defer r.mu.Unlock()
 	buf := l.work
 	if key := sceneKey(sc); key != l.workKey {
-		copy(buf, l.unlit)
+		copy(buf, l.base)
 		r.drawStones(l, buf, sc)
 		if sc.Hand != nil {
 			r.drawHand(l, buf, *sc.Hand)
 		}
 		l.workKey = key
 	}
-	// Light, then sensor noise (luma and a little chroma), then quantise.
-	off := int(hash64(r.seed, 402, sc.Frame) % noiseSlack)
-	luma := l.noise[off : off+w*h]
-	chroma := l.noise[off+w*h : off+2*w*h]
-	pix := dst.Pix
-	for y := 0; y < h; y++ {
-		row := y * dst.Stride
-		for x := 0; x < w; x++ {
-			i := y*w + x
-			n1 := float32(luma[i])
-			n2 := float32(chroma[i]) * 0.3
-			lt := l.light[i]
-			o := row + 4*x
-			pix[o] = q8(buf[3*i]*lt + n1 + n2)
-			pix[o+1] = q8(buf[3*i+1]*lt + n1)
-			pix[o+2] = q8(buf[3*i+2]*lt + n1 - n2)
-			pix[o+3] = 255
+	// Sensor noise, luma and a little chroma, read from the noise table at an offset of its own for
+	// every row of every frame.
+	fh := hash64(r.seed, 402, sc.Frame)
+	for y := range h {
+		rh := hash64(fh, uint64(y))
+		lo, co := int(rh%noisePeriod), int((rh>>32)%noisePeriod)
+		luma, chroma := l.noise[lo:lo+w], l.noise[co:co+w]
+		src := buf[3*y*w : 3*(y+1)*w]
+		out := dst.Pix[y*dst.Stride : y*dst.Stride+4*w]
+		for x := range w {
+			n1 := int32(luma[x])
+			n2 := int32(chroma[x]) * 3 / 10
+			s, o := src[3*x:3*x+3:3*x+3], out[4*x:4*x+4:4*x+4]
+			o[0] = clampU8(int32(s[0]) + n1 + n2)
+			o[1] = clampU8(int32(s[1]) + n1)
+			o[2] = clampU8(int32(s[2]) + n1 - n2)
+			o[3] = 255
 		}
 	}
 	return nil
+}
+
+func clampU8(v int32) uint8 {
+	if v < 0 {
+		return 0
+	}
+	if v > 255 {
+		return 255
+	}
+	return uint8(v)
 }
 
 func q8(v float32) uint8 {
@@ -388,7 +422,7 @@ func (l *layer) boxFor(u, v, rad float64) (x0, y0, x1, y1 int) {
 
 // drawStones paints the stones' shadows on the wood, then the stones with a lens-shaped shading lit
 // from the top-left, a specular highlight and a darker rim.
-func (r *Renderer) drawStones(l *layer, buf []float32, sc Scene) {
+func (r *Renderer) drawStones(l *layer, buf []uint8, sc Scene) {
 	n := sc.Size
 	ps := 1 / l.pxPerUnit
 	const shU, shV = 0.07, 0.09 // shadow offset: light from the top-left
@@ -415,9 +449,7 @@ func (r *Renderer) drawStones(l *layer, buf []float32, sc Scene) {
 						if pass == 0 {
 							k := 1 - 0.42*smoothstep(stoneRadius+0.09, stoneRadius-0.06, d)
 							if k < 1 {
-								buf[i] *= float32(k)
-								buf[i+1] *= float32(k)
-								buf[i+2] *= float32(k)
+								shade(buf[i:i+3], float32(k))
 							}
 							continue
 						}
@@ -426,9 +458,7 @@ func (r *Renderer) drawStones(l *layer, buf []float32, sc Scene) {
 							continue
 						}
 						cr, cg, cb := stoneShade(s, du/stoneRadius, dv/stoneRadius)
-						buf[i] = buf[i]*float32(1-cov) + float32(cr*cov)
-						buf[i+1] = buf[i+1]*float32(1-cov) + float32(cg*cov)
-						buf[i+2] = buf[i+2]*float32(1-cov) + float32(cb*cov)
+						blend(buf[i:i+3], float32(cov), l.lightAt(x, y), cr, cg, cb)
 					}
 				}
 			}
@@ -453,7 +483,7 @@ func stoneShade(s Stone, x, y float64) (float64, float64, float64) {
 	diff := math.Max(0, nx*lx+ny*ly+nz*lz)
 	hx, hy, hz := lx, ly, lz+1
 	hl := math.Sqrt(hx*hx + hy*hy + hz*hz)
-	spec := math.Pow(math.Max(0, (nx*hx+ny*hy+nz*hz)/hl), 40)
+	spec := pow40(math.Max(0, (nx*hx+ny*hy+nz*hz)/hl))
 	rim := smoothstep(0.82, 1.0, math.Sqrt(r2))
 	if s == Black {
 		v := 20 + 30*diff + 110*spec
@@ -463,4 +493,26 @@ func stoneShade(s Stone, x, y float64) (float64, float64, float64) {
 	v := 178 + 62*diff + 25*spec
 	v *= 1 - 0.16*rim
 	return v, v * 0.995, v * 0.965
+}
+
+// pow40 returns x to the 40th power by squaring (math.Pow costs several times more, on every stone pixel).
+func pow40(x float64) float64 {
+	x2 := x * x
+	x4 := x2 * x2
+	x8 := x4 * x4
+	x16 := x8 * x8
+	return x16 * x16 * x8
+}
+
+// shade darkens a lit pixel (3 bytes) by the factor k: a shadow.
+func shade(px []uint8, k float32) {
+	px[0], px[1], px[2] = q8(float32(px[0])*k), q8(float32(px[1])*k), q8(float32(px[2])*k)
+}
+
+// blend covers the fraction cov of a lit pixel (3 bytes) with an unlit colour (r,g,b) under light lt.
+func blend(px []uint8, cov, lt float32, r, g, b float64) {
+	keep, add := 1-cov, cov*lt
+	px[0] = q8(float32(px[0])*keep + float32(r)*add)
+	px[1] = q8(float32(px[1])*keep + float32(g)*add)
+	px[2] = q8(float32(px[2])*keep + float32(b)*add)
 }
