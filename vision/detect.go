@@ -232,19 +232,21 @@ func ParseCameraSpec(spec string) (CameraSpec, error) {
 }
 
 // OpenCamera opens a frame source from a camera description (see ParseCameraSpec). Live cameras
-// reconnect by themselves; a directory or video file ends with ErrEnd.
+// reconnect by themselves; a directory or video file ends with ErrEnd. Cameras and video files
+// are captured by the camera helper (opt.Helper, see HelperName) in a child process, started on
+// the first Next and restarted with backoff while the camera is lost (a missing helper is a
+// Lost event whose error wraps ErrNoCameraHelper); directories of stills are read in-process.
 func OpenCamera(spec string, opt LiveOptions) (Source, error) {
 	cs, err := ParseCameraSpec(spec)
 	if err != nil {
 		return nil, err
 	}
 	switch cs.Kind {
-	case CameraDevice:
-		return OpenDevice(cs.Target, opt), nil
-	case CameraLibcamera:
-		return OpenGStreamer(LibcameraPipeline(cs.Width, cs.Height, cs.FPS), opt), nil
-	case CameraPipeline:
-		return OpenGStreamer(cs.Target, opt), nil
+	case CameraDevice, CameraLibcamera, CameraPipeline:
+		if opt.Name == "" {
+			opt.Name = spec
+		}
+		return NewLiveSource(helperOpener(spec, opt), opt), nil
 	}
 	st, err := os.Stat(cs.Target)
 	if err != nil {
@@ -253,7 +255,7 @@ func OpenCamera(spec string, opt LiveOptions) (Source, error) {
 	if st.IsDir() {
 		return OpenDir(cs.Target, time.Now(), time.Second)
 	}
-	return OpenVideoFile(cs.Target, time.Now())
+	return openHelperVideo(cs.Target, time.Now(), opt)
 }
 
 // Grab returns one frame from src after skipping `skip` frames (a camera's first frames are often

@@ -7,7 +7,6 @@ import (
 	"image"
 	"image/draw"
 	"log/slog"
-	"os"
 	"time"
 
 	"gocv.io/x/gocv"
@@ -63,9 +62,10 @@ type Event struct {
 	Err  error // why it was lost (nil for Back)
 }
 
-// Capture is an open camera: gocv.VideoCapture satisfies it. Read returns false when no frame came.
+// Capture is an open camera connection (for real cameras, one camera helper process). Read
+// waits for the next frame and puts it in m (BGR); an error means no frame came, and why.
 type Capture interface {
-	Read(m *gocv.Mat) bool
+	Read(ctx context.Context, m *gocv.Mat) error
 	Close() error
 }
 
@@ -86,6 +86,13 @@ type LiveOptions struct {
 	Logger *slog.Logger
 	// Name identifies the camera in logs and errors.
 	Name string
+	// Helper is the path of the camera helper (cmd/kiosk-camera) that captures real cameras and
+	// video files in its own process; empty means HelperName in the directory of the running
+	// executable, then on $PATH.
+	Helper string
+	// FrameTimeout is how long a camera may give no frame before the read fails and its helper
+	// is killed (default DefaultFrameTimeout): a hung driver becomes a lost camera.
+	FrameTimeout time.Duration
 }
 
 // LiveSource is a camera that reconnects by itself: losing it is an event, not an error.
@@ -119,47 +126,6 @@ func NewLiveSource(open Opener, opt LiveOptions) *LiveSource {
 		opt.Logger = slog.Default()
 	}
 	return &LiveSource{open: open, opt: opt, backoff: opt.MinBackoff}
-}
-
-// OpenDevice returns a live source for a V4L2 device: "/dev/video0", or "0" for the first camera.
-func OpenDevice(device string, opt LiveOptions) *LiveSource {
-	if opt.Name == "" {
-		opt.Name = device
-	}
-	return NewLiveSource(func(context.Context) (Capture, error) {
-		var id any = device
-		if n, err := parseIndex(device); err == nil {
-			id = n
-		}
-		vc, err := gocv.OpenVideoCaptureWithAPI(id, gocv.VideoCaptureV4L2)
-		if err != nil {
-			return nil, fmt.Errorf("vision: open %s: %w", device, err)
-		}
-		if !vc.IsOpened() {
-			vc.Close()
-			return nil, fmt.Errorf("vision: open %s: device did not open", device)
-		}
-		return vc, nil
-	}, opt)
-}
-
-// OpenGStreamer returns a live source for a GStreamer pipeline ending in appsink
-// (see LibcameraPipeline for the Raspberry Pi Camera Module).
-func OpenGStreamer(pipeline string, opt LiveOptions) *LiveSource {
-	if opt.Name == "" {
-		opt.Name = "gstreamer"
-	}
-	return NewLiveSource(func(context.Context) (Capture, error) {
-		vc, err := gocv.OpenVideoCaptureWithAPI(pipeline, gocv.VideoCaptureGstreamer)
-		if err != nil {
-			return nil, fmt.Errorf("vision: open pipeline %q: %w", pipeline, err)
-		}
-		if !vc.IsOpened() {
-			vc.Close()
-			return nil, fmt.Errorf("vision: pipeline %q did not start", pipeline)
-		}
-		return vc, nil
-	}, opt)
 }
 
 // LibcameraPipeline is the GStreamer pipeline for a Raspberry Pi Camera Module (libcamerasrc)
@@ -210,7 +176,11 @@ func (s *LiveSource) Next(ctx context.Context, dst *gocv.Mat) (FrameInfo, error)
 			s.cap = c
 			s.fails = 0
 		}
-		if s.cap.Read(dst) && !dst.Empty() {
+		err := s.cap.Read(ctx, dst)
+		if err == nil && dst.Empty() {
+			err = errors.New("empty frame")
+		}
+		if err == nil {
 			s.fails = 0
 			s.backoff = s.opt.MinBackoff
 			s.seq++
@@ -222,11 +192,14 @@ func (s *LiveSource) Next(ctx context.Context, dst *gocv.Mat) (FrameInfo, error)
 			}
 			return FrameInfo{Time: now, Seq: s.seq}, nil
 		}
+		if ctx.Err() != nil {
+			return FrameInfo{}, ctx.Err()
+		}
 		s.fails++
 		if s.fails >= s.opt.FailedReads {
 			_ = s.cap.Close()
 			s.cap = nil
-			s.markLost(fmt.Errorf("vision: %s: %d reads in a row gave no frame", s.opt.Name, s.fails))
+			s.markLost(fmt.Errorf("vision: %s: %d reads in a row gave no frame: %w", s.opt.Name, s.fails, err))
 			if err := s.wait(ctx); err != nil {
 				return FrameInfo{}, err
 			}
@@ -275,60 +248,6 @@ func (s *LiveSource) Close() error {
 		return err
 	}
 	return nil
-}
-
-// VideoFileSource reads the frames of a video file once; Next returns ErrEnd after the last.
-type VideoFileSource struct {
-	vc    *gocv.VideoCapture
-	seq   uint64
-	start time.Time
-	fps   float64
-}
-
-// OpenVideoFile opens a video file. Frame times are start plus the frame's position in the video.
-func OpenVideoFile(path string, start time.Time) (*VideoFileSource, error) {
-	if _, err := os.Stat(path); err != nil {
-		return nil, fmt.Errorf("vision: %w", err)
-	}
-	vc, err := gocv.VideoCaptureFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("vision: open video %s: %w", path, err)
-	}
-	if !vc.IsOpened() {
-		vc.Close()
-		return nil, fmt.Errorf("vision: %s is not a readable video", path)
-	}
-	fps := vc.Get(gocv.VideoCaptureFPS)
-	if fps <= 0 || fps > 1000 {
-		fps = 30
-	}
-	return &VideoFileSource{vc: vc, start: start, fps: fps}, nil
-}
-
-// Next reads the next frame of the video.
-func (s *VideoFileSource) Next(ctx context.Context, dst *gocv.Mat) (FrameInfo, error) {
-	if s.vc == nil {
-		return FrameInfo{}, ErrClosed
-	}
-	if err := ctx.Err(); err != nil {
-		return FrameInfo{}, err
-	}
-	if !s.vc.Read(dst) || dst.Empty() {
-		return FrameInfo{}, ErrEnd
-	}
-	s.seq++
-	at := s.start.Add(time.Duration(float64(s.seq-1) / s.fps * float64(time.Second)))
-	return FrameInfo{Time: at, Seq: s.seq}, nil
-}
-
-// Close releases the video.
-func (s *VideoFileSource) Close() error {
-	if s.vc == nil {
-		return nil
-	}
-	err := s.vc.Close()
-	s.vc = nil
-	return err
 }
 
 // FrameFunc produces one frame (any image.Image; *image.RGBA is fastest) with its time.

@@ -19,15 +19,15 @@ type fakeCapture struct {
 	closed bool
 }
 
-func (f *fakeCapture) Read(m *gocv.Mat) bool {
+func (f *fakeCapture) Read(_ context.Context, m *gocv.Mat) error {
 	if f.frames <= 0 {
-		return false
+		return errors.New("unplugged")
 	}
 	f.frames--
 	g := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(100, 100, 100, 0), 4, 6, gocv.MatTypeCV8UC3)
 	defer g.Close()
 	g.CopyTo(m)
-	return true
+	return nil
 }
 
 func (f *fakeCapture) Close() error { f.closed = true; return nil }
@@ -167,49 +167,6 @@ func TestDirSource(t *testing.T) {
 	}
 	if _, err := OpenDir(t.TempDir(), start, 0); err == nil {
 		t.Fatal("empty directory accepted")
-	}
-}
-
-func TestVideoFileSource(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "clip.avi")
-	vw, err := gocv.VideoWriterFile(path, "MJPG", 10, 64, 48, true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i := 0; i < 5; i++ {
-		v := float64(40 * i)
-		f := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(v, v, v, 0), 48, 64, gocv.MatTypeCV8UC3)
-		if err := vw.Write(f); err != nil {
-			t.Fatal(err)
-		}
-		f.Close()
-	}
-	vw.Close()
-	start := time.Unix(0, 0)
-	src, err := OpenVideoFile(path, start)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer src.Close()
-	m := gocv.NewMat()
-	defer m.Close()
-	for i := 0; i < 5; i++ {
-		info, err := src.Next(context.Background(), &m)
-		if err != nil {
-			t.Fatalf("frame %d: %v", i, err)
-		}
-		if info.Seq != uint64(i+1) || info.Time.Sub(start) != time.Duration(i)*100*time.Millisecond {
-			t.Fatalf("frame %d: %+v", i, info)
-		}
-		if got := int(m.GetVecbAt(10, 10)[1]); got < 40*i-8 || got > 40*i+8 {
-			t.Fatalf("frame %d: pixel %d, want about %d", i, got, 40*i)
-		}
-	}
-	if _, err := src.Next(context.Background(), &m); !errors.Is(err, ErrEnd) {
-		t.Fatalf("after last frame: %v", err)
-	}
-	if _, err := OpenVideoFile(filepath.Join(t.TempDir(), "missing.avi"), start); err == nil {
-		t.Fatal("missing video accepted")
 	}
 }
 

@@ -1,0 +1,355 @@
+package vision
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"gocv.io/x/gocv"
+
+	"tengen/vision/framepipe"
+)
+
+// HelperName is the file name of the camera helper (cmd/kiosk-camera), which captures from real
+// cameras and video files in its own process so the kiosk never loads OpenCV's videoio.
+const HelperName = "kiosk-camera"
+
+// DefaultFrameTimeout is how long a helper-backed camera may give no frame before it counts as
+// lost and its helper is killed and restarted.
+const DefaultFrameTimeout = 5 * time.Second
+
+// ErrNoCameraHelper means the camera helper executable could not be found or started.
+var ErrNoCameraHelper = errors.New("vision: camera helper " + HelperName + " not found")
+
+// errHelperTimeout is wrapped when the helper gave no frame within the frame timeout.
+var errHelperTimeout = errors.New("camera helper gave no frame in time")
+
+// helperStopGrace is how long Close waits after SIGTERM before killing the helper.
+const helperStopGrace = time.Second
+
+// findHelper resolves the helper's path: path itself when set, else HelperName in the directory
+// of the running executable, else HelperName on $PATH.
+func findHelper(path string) (string, error) {
+	if path != "" {
+		if _, err := os.Stat(path); err != nil {
+			return "", fmt.Errorf("%w: %w", ErrNoCameraHelper, err)
+		}
+		return path, nil
+	}
+	var tried []string
+	if exe, err := os.Executable(); err == nil {
+		p := filepath.Join(filepath.Dir(exe), HelperName)
+		if st, err := os.Stat(p); err == nil && !st.IsDir() {
+			return p, nil
+		}
+		tried = append(tried, filepath.Dir(exe))
+	}
+	p, err := exec.LookPath(HelperName)
+	if err == nil {
+		return p, nil
+	}
+	tried = append(tried, "$PATH")
+	return "", fmt.Errorf("%w (looked in %s; build it with go build -o bin/%s ./cmd/%s)",
+		ErrNoCameraHelper, strings.Join(tried, " and "), HelperName, HelperName)
+}
+
+// helperProc is one running camera helper and the read end of its frame stream.
+type helperProc struct {
+	cmd     *exec.Cmd
+	name    string
+	out     *os.File // the helper's stdout: frames
+	stdin   *os.File // the write end of the helper's stdin, never written: it dies with us
+	r       *framepipe.Reader
+	timeout time.Duration // per message, a little longer than the helper's own
+	waited  chan struct{} // closed when the process has been reaped
+	waitErr error
+	logged  chan struct{} // closed when its stderr has been read to the end
+	err     error         // sticky: the stream is over
+}
+
+// startHelper starts the helper for spec with the options' helper path, frame timeout and logger.
+func startHelper(spec string, opt LiveOptions) (*helperProc, error) {
+	path, err := findHelper(opt.Helper)
+	if err != nil {
+		return nil, err
+	}
+	timeout := opt.FrameTimeout
+	if timeout <= 0 {
+		timeout = DefaultFrameTimeout
+	}
+	log := opt.Logger
+	if log == nil {
+		log = slog.Default()
+	}
+	name := opt.Name
+	if name == "" {
+		name = spec
+	}
+	var files []*os.File
+	closeAll := func() {
+		for _, f := range files {
+			f.Close()
+		}
+	}
+	pipe := func() (r, w *os.File, err error) {
+		r, w, err = os.Pipe()
+		if err == nil {
+			files = append(files, r, w)
+		}
+		return r, w, err
+	}
+	outR, outW, err1 := pipe()
+	inR, inW, err2 := pipe()
+	errR, errW, err3 := pipe()
+	if err := errors.Join(err1, err2, err3); err != nil {
+		closeAll()
+		return nil, fmt.Errorf("vision: camera helper pipes: %w", err)
+	}
+	cmd := exec.Command(path, "--frame-timeout", timeout.String(), "--", spec)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
+	if err := cmd.Start(); err != nil {
+		closeAll()
+		return nil, fmt.Errorf("%w: %w", ErrNoCameraHelper, err)
+	}
+	// The child has its copies; ours of its ends would keep the pipes open after it dies.
+	inR.Close()
+	outW.Close()
+	errW.Close()
+	p := &helperProc{
+		cmd: cmd, name: name, out: outR, stdin: inW, r: framepipe.NewReader(outR),
+		timeout: timeout + time.Second, waited: make(chan struct{}), logged: make(chan struct{}),
+	}
+	go func() {
+		p.waitErr = cmd.Wait()
+		close(p.waited)
+	}()
+	go func() {
+		defer close(p.logged)
+		defer errR.Close()
+		logHelper(errR, log.With("camera", name, "helper_pid", cmd.Process.Pid))
+	}()
+	log.Debug("camera helper started", "camera", name, "path", path, "pid", cmd.Process.Pid)
+	return p, nil
+}
+
+// logHelper forwards the helper's stderr lines (slog text) to log, at the level they carry.
+func logHelper(r io.Reader, log *slog.Logger) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 4096), 64<<10)
+	for sc.Scan() {
+		line := sc.Text()
+		level := slog.LevelInfo
+		switch {
+		case strings.Contains(line, "level=ERROR"):
+			level = slog.LevelError
+		case strings.Contains(line, "level=WARN"):
+			level = slog.LevelWarn
+		case strings.Contains(line, "level=DEBUG"):
+			level = slog.LevelDebug
+		}
+		log.Log(context.Background(), level, "camera helper", "line", line)
+	}
+}
+
+// next reads the helper's next message, waiting at most the frame timeout, or until ctx ends.
+// Once the stream is over (end of stream, malformed bytes, timeout, an error message) it keeps
+// returning that error, and a helper that may still run is killed.
+func (p *helperProc) next(ctx context.Context) (framepipe.Message, error) {
+	if p.err != nil {
+		return framepipe.Message{}, p.err
+	}
+	if err := ctx.Err(); err != nil {
+		return framepipe.Message{}, err
+	}
+	_ = p.out.SetReadDeadline(time.Now().Add(p.timeout))
+	stop := context.AfterFunc(ctx, func() { _ = p.out.SetReadDeadline(time.Now()) })
+	m, err := p.r.Next()
+	stop()
+	switch {
+	case err == nil && m.Kind == framepipe.KindError:
+		err = fmt.Errorf("vision: %s: %s", p.name, m.Text())
+	case err == nil:
+		return m, nil
+	case ctx.Err() != nil && p.r.Broken() == nil:
+		// Interrupted between two messages: the stream is still in step.
+		return framepipe.Message{}, ctx.Err()
+	case errors.Is(err, os.ErrDeadlineExceeded):
+		err = fmt.Errorf("vision: %s: %w (%v)", p.name, errHelperTimeout, p.timeout)
+	case errors.Is(err, io.EOF):
+		err = fmt.Errorf("vision: %s: camera helper exited: %s", p.name, p.exitStatus())
+	default:
+		err = fmt.Errorf("vision: %s: camera helper: %w", p.name, err)
+	}
+	p.err = err
+	p.kill()
+	return framepipe.Message{}, err
+}
+
+// exitStatus waits briefly for the helper to be reaped and describes how it ended.
+func (p *helperProc) exitStatus() string {
+	select {
+	case <-p.waited:
+	case <-time.After(helperStopGrace):
+		return "closed its output but is still running"
+	}
+	if p.waitErr == nil {
+		return "exit status 0"
+	}
+	return p.waitErr.Error()
+}
+
+// kill ends the helper at once (it may be hung in a camera driver).
+func (p *helperProc) kill() {
+	select {
+	case <-p.waited:
+	default:
+		_ = p.cmd.Process.Kill()
+	}
+}
+
+// close stops the helper (closing its stdin and SIGTERM, then SIGKILL after a grace period),
+// reaps it and waits until its stderr is drained.
+func (p *helperProc) close() {
+	p.stdin.Close()
+	select {
+	case <-p.waited:
+	default:
+		_ = p.cmd.Process.Signal(syscall.SIGTERM)
+		select {
+		case <-p.waited:
+		case <-time.After(helperStopGrace):
+			p.kill()
+			<-p.waited
+		}
+	}
+	p.out.Close()
+	<-p.logged
+	if p.err == nil {
+		p.err = ErrClosed
+	}
+}
+
+// toMat copies a frame message into dst (BGR), reusing dst's pixels when the size matches.
+func toMat(m framepipe.Message, dst *gocv.Mat) error {
+	if dst.Rows() == m.Height && dst.Cols() == m.Width && dst.Type() == gocv.MatTypeCV8UC3 {
+		if p, err := dst.DataPtrUint8(); err == nil && len(p) == len(m.Payload) {
+			copy(p, m.Payload)
+			return nil
+		}
+	}
+	src, err := gocv.NewMatFromBytes(m.Height, m.Width, gocv.MatTypeCV8UC3, m.Payload)
+	if err != nil {
+		return fmt.Errorf("%w: %v", ErrFrame, err)
+	}
+	defer src.Close()
+	src.CopyTo(dst)
+	return nil
+}
+
+// helperCapture is a Capture backed by one helper process: LiveSource kills it (Close) and
+// starts another (its Opener) when it stops giving frames.
+type helperCapture struct {
+	p *helperProc
+}
+
+// helperOpener returns an Opener starting a helper for spec.
+func helperOpener(spec string, opt LiveOptions) Opener {
+	return func(context.Context) (Capture, error) {
+		p, err := startHelper(spec, opt)
+		if err != nil {
+			return nil, err
+		}
+		return &helperCapture{p: p}, nil
+	}
+}
+
+// Read waits for the helper's next frame.
+func (c *helperCapture) Read(ctx context.Context, dst *gocv.Mat) error {
+	m, err := c.p.next(ctx)
+	if err != nil {
+		return err
+	}
+	if m.Kind != framepipe.KindFrame {
+		c.p.err = fmt.Errorf("vision: %s: camera helper sent %s from a live camera", c.p.name, m.Kind)
+		c.p.kill()
+		return c.p.err
+	}
+	return toMat(m, dst)
+}
+
+// Close stops and reaps the helper.
+func (c *helperCapture) Close() error {
+	c.p.close()
+	return nil
+}
+
+// helperVideoSource reads the frames of a video file once, decoded by the camera helper; Next
+// returns ErrEnd after the last. A helper that fails is an error, not a reconnection: the video
+// is not read again.
+type helperVideoSource struct {
+	p     *helperProc
+	start time.Time
+	seq   uint64
+	ended bool
+}
+
+// openHelperVideo starts the helper for a video file. Frame times are start plus the frame's
+// position in the video.
+func openHelperVideo(path string, start time.Time, opt LiveOptions) (*helperVideoSource, error) {
+	if _, err := os.Stat(path); err != nil {
+		return nil, fmt.Errorf("vision: %w", err)
+	}
+	if opt.Name == "" {
+		opt.Name = path
+	}
+	p, err := startHelper(path, opt)
+	if err != nil {
+		return nil, err
+	}
+	return &helperVideoSource{p: p, start: start}, nil
+}
+
+// Next reads the next frame of the video.
+func (s *helperVideoSource) Next(ctx context.Context, dst *gocv.Mat) (FrameInfo, error) {
+	if s.p == nil {
+		return FrameInfo{}, ErrClosed
+	}
+	if s.ended {
+		return FrameInfo{}, ErrEnd
+	}
+	m, err := s.p.next(ctx)
+	if err != nil {
+		return FrameInfo{}, err
+	}
+	switch m.Kind {
+	case framepipe.KindEnd:
+		s.ended = true
+		return FrameInfo{}, ErrEnd
+	case framepipe.KindFrame:
+		if err := toMat(m, dst); err != nil {
+			return FrameInfo{}, err
+		}
+		s.seq++
+		return FrameInfo{Time: s.start.Add(time.Duration(m.Time)), Seq: s.seq}, nil
+	}
+	return FrameInfo{}, fmt.Errorf("vision: %s: unexpected %s message", s.p.name, m.Kind)
+}
+
+// Close stops the helper.
+func (s *helperVideoSource) Close() error {
+	if s.p == nil {
+		return nil
+	}
+	s.p.close()
+	s.p = nil
+	return nil
+}
