@@ -7,9 +7,9 @@ require (
 	github.com/BurntSushi/toml v1.5.0
 	github.com/coreos/go-systemd/v22 v22.6.0
 	gocv.io/x/gocv v0.31.0
+	golang.org/x/image v0.24.0
 	periph.io/x/conn/v3 v3.7.2
 	periph.io/x/host/v3 v3.8.5
-	golang.org/x/image v0.24.0
 )
 
 require (

@@ -13,16 +13,16 @@ import (
 	"gocv.io/x/gocv"
 
 	"tengen/internal/shareddata"
+	"tengen/vision/imagefile"
 )
 
 // loadRaw reads an image in its stored pixel orientation (EXIF rotation ignored), as the labels
 // of the evaluation set require.
 func loadRaw(t testing.TB, path string) gocv.Mat {
 	t.Helper()
-	m := gocv.IMRead(path, gocv.IMReadColor|gocv.IMReadIgnoreOrientation)
-	if m.Empty() {
-		m.Close()
-		t.Fatalf("cannot read %s", path)
+	m, err := imagefile.Load(path)
+	if err != nil {
+		t.Fatal(err)
 	}
 	return m
 }
