@@ -19,6 +19,7 @@ type Camera struct {
 	start    time.Time
 	now      func() time.Time
 	seq      uint64
+	hand     Hand // the current frame's hand, reused between frames
 }
 
 // NewCamera returns a w x h camera at fps frames a second whose demo starts at start (the same instant
@@ -83,7 +84,7 @@ func (c *Camera) NextFrameInto(ctx context.Context, dst *image.RGBA) (time.Time,
 		}
 	}
 	c.seq = seq
-	sc := c.script.SceneAt(at.Sub(c.start))
+	sc := c.script.sceneAt(at.Sub(c.start), &c.hand)
 	sc.Frame = seq
 	if err := c.render.RenderInto(dst, sc); err != nil {
 		return time.Time{}, 0, err

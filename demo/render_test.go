@@ -2,9 +2,11 @@ package demo
 
 import (
 	"bytes"
+	"context"
 	"image"
 	"math"
 	"testing"
+	"time"
 )
 
 // luma returns the mean brightness of a small square around (x,y).
@@ -261,4 +263,40 @@ func BenchmarkLayer640x480(b *testing.B) {
 		l = r.buildLayer(demoW, demoH, 9)
 	}
 	b.ReportMetric(float64(l.bytes()), "layer-bytes")
+}
+
+// BenchmarkCameraDemo640x480 plays the default demo through the Camera at the kiosk's size and frame
+// rate on a fake clock (no waiting), reusing one frame buffer as cmd/kiosk does: the real mix of
+// still frames and frames with a moving hand. The layer is built before the timer starts.
+func BenchmarkCameraDemo640x480(b *testing.B) {
+	s, err := Default()
+	if err != nil {
+		b.Fatal(err)
+	}
+	const fps = 4
+	interval := time.Second / fps
+	frames := uint64(s.Duration() / interval)
+	start := time.Unix(0, 0)
+	clock := start
+	cam, err := NewCamera(s, NewRenderer(1), demoW, demoH, fps, start)
+	if err != nil {
+		b.Fatal(err)
+	}
+	cam.now = func() time.Time { return clock }
+	buf := image.NewRGBA(image.Rect(0, 0, demoW, demoH))
+	if _, _, err := cam.NextFrameInto(context.Background(), buf); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		n := uint64(i)%frames + 1
+		if n == 1 {
+			cam.seq = 0 // the demo starts over
+		}
+		clock = start.Add(time.Duration(n) * interval)
+		if _, _, err := cam.NextFrameInto(context.Background(), buf); err != nil {
+			b.Fatal(err)
+		}
+	}
 }

@@ -244,6 +244,12 @@ func (s *Script) Actions() []Action { return append([]Action(nil), s.actions...)
 
 // SceneAt returns what the camera sees d after the start (Frame left zero).
 func (s *Script) SceneAt(d time.Duration) Scene {
+	return s.sceneAt(d, new(Hand))
+}
+
+// sceneAt is SceneAt writing the hand, when there is one, into hand: the camera reuses one Hand
+// between frames rather than allocating one per frame.
+func (s *Script) sceneAt(d time.Duration, hand *Hand) Scene {
 	i := sort.Search(len(s.segments), func(i int) bool { return s.segments[i].end > d })
 	if i == len(s.segments) {
 		last := s.segments[len(s.segments)-1]
@@ -258,10 +264,11 @@ func (s *Script) SceneAt(d time.Duration) Scene {
 		}
 		f = clamp01(f)
 		f = f * f * (3 - 2*f) // ease in and out
-		sc.Hand = &Hand{Player: hm.player, Holding: hm.holding,
+		*hand = Hand{Player: hm.player, Holding: hm.holding,
 			Col:   hm.fromCol + (hm.toCol-hm.fromCol)*f,
 			Row:   hm.fromRow + (hm.toRow-hm.fromRow)*f,
 			Reach: hm.fromR + (hm.toR-hm.fromR)*f}
+		sc.Hand = hand
 	}
 	return sc
 }
