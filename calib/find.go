@@ -151,6 +151,9 @@ func findGrid(ctx context.Context, w *workImage, sizes []int) (gridFit, error) {
 		segs[i] = normSeg{p: p, q: q, mid: n.pt((s.x1+s.x2)/2, (s.y1+s.y2)/2), line: vec3{l[0] / ln, l[1] / ln, l[2] / ln}, w: s.len}
 	}
 	vps := findVanishing(segs, n.f, 4)
+	for i, v := range vps {
+		w.trace.printf("vp %d dir %.1f deg v %.4f inliers %d support %.0f", i, directionAngle(v.v)*180/math.Pi, v.v, len(v.inliers), v.support)
+	}
 	cap := lineCap(&w.lines)
 	best := gridFit{}
 	bestScore := math.Inf(-1)
@@ -168,6 +171,7 @@ func findGrid(ctx context.Context, w *workImage, sizes []int) (gridFit, error) {
 			}
 			tried++
 			fit, ok := fitPair(w, n, vps[i], vps[j], segs, sizes, cap)
+			w.trace.printf("pair %d,%d ok %v score %.2f contrast %.2f", i, j, ok, fit.score(), fit.contrast())
 			if !ok {
 				continue
 			}
@@ -191,6 +195,7 @@ func findGrid(ctx context.Context, w *workImage, sizes []int) (gridFit, error) {
 func fitPair(w *workImage, n frameNorm, va, vb vanishing, segs []normSeg, sizes []int, cap float32) (gridFit, bool) {
 	r, ok := newRectifier(n, va, vb, segs)
 	if !ok {
+		w.trace.printf("rectifier failed")
 		return gridFit{}, false
 	}
 	px, py := r.profiles(&w.lines)
@@ -207,17 +212,9 @@ func fitPair(w *workImage, n frameNorm, va, vb vanishing, segs []normSeg, sizes 
 	if bx.n == 0 {
 		return gridFit{}, false
 	}
-	x0, x1 := bx.start, bx.start+float64(bx.n-1)*bx.step
-	y0, y1 := by.start, by.start+float64(by.n-1)*by.step
-	var cs [4]Point2
-	for i, p := range [4][2]float64{{x0, y0}, {x1, y0}, {x1, y1}, {x0, y1}} {
-		x, y, ok := r.fromCanvas.applyPt(p[0], p[1])
-		if !ok {
-			return gridFit{}, false
-		}
-		cs[i] = Point2{x, y}
-	}
-	if checkQuad(orderCorners(cs), float64(w.lines.w), float64(w.lines.h)) != nil {
+	cs, ok := seedQuad(r, &bx, &by, float64(w.lines.w), float64(w.lines.h))
+	if !ok {
+		w.trace.printf("window %+v %+v maps to no quad inside the image", bx, by)
 		return gridFit{}, false
 	}
 	g := refineGrid(&w.lines, gridFit{cols: bx.n, rows: by.n, corners: cs, lattice: bestScore}, cap, 2, 0.5, true)
@@ -227,6 +224,103 @@ func fitPair(w *workImage, n frameNorm, va, vb vanishing, segs []normSeg, sizes 
 	best, ok = snapToSize(&w.lines, g, sizes, cap, w.trace)
 	w.trace.printf("snapped %dx%d on %.2f off %.2f out %.2f ok %v %v", best.cols, best.rows, best.on, best.off, best.out, ok, best.corners)
 	return best, ok
+}
+
+// seedQuad maps the lattice windows bx, by back to the image. A window's lines are a seed for
+// refineGrid and growGrid, not the answer: under a slightly wrong rectification or with stones
+// hiding an edge line, the best window can sit a few lines off the board and run past the
+// image. Rather than discarding the whole line family pair, it trims such a window, one edge
+// line at a time from the side furthest outside the image, until the seed lies in view;
+// growGrid later restores any board lines the trim removed.
+func seedQuad(r rectifier, bx, by *window, w, h float64) ([4]Point2, bool) {
+	const minLines = 5
+	for {
+		x0, x1 := bx.start, bx.start+float64(bx.n-1)*bx.step
+		y0, y1 := by.start, by.start+float64(by.n-1)*by.step
+		canvas := [4][2]float64{{x0, y0}, {x1, y0}, {x1, y1}, {x0, y1}}
+		var cs [4]Point2
+		for i, p := range canvas {
+			x, y, ok := r.fromCanvas.applyPt(p[0], p[1])
+			if !ok {
+				return cs, false
+			}
+			cs[i] = Point2{x, y}
+		}
+		if checkQuad(orderCorners(cs), w, h) == nil {
+			return cs, true
+		}
+		// The corner furthest outside the image and the direction it is out in.
+		worst, worstCorner, inX := 0.0, -1, false
+		for i, p := range cs {
+			ex := max(-p.X, p.X-(w-1))
+			ey := max(-p.Y, p.Y-(h-1))
+			if ex > worst {
+				worst, worstCorner, inX = ex, i, true
+			}
+			if ey > worst {
+				worst, worstCorner, inX = ey, i, false
+			}
+		}
+		if worstCorner < 0 {
+			return cs, false // inside the image yet not a usable quad
+		}
+		// The canvas axes follow the families, not the image: drop the canvas line (first or
+		// last, in x or y) whose removal pulls that corner furthest in.
+		best, bestEx := -1, math.Inf(1)
+		for side := 0; side < 4; side++ {
+			if (side%2 == 0 && by.n <= minLines) || (side%2 == 1 && bx.n <= minLines) {
+				continue
+			}
+			u, v := canvas[worstCorner][0], canvas[worstCorner][1]
+			switch side {
+			case 0: // top line goes
+				if v != y0 {
+					continue
+				}
+				v += by.step
+			case 1:
+				if u != x1 {
+					continue
+				}
+				u -= bx.step
+			case 2:
+				if v != y1 {
+					continue
+				}
+				v -= by.step
+			case 3:
+				if u != x0 {
+					continue
+				}
+				u += bx.step
+			}
+			x, y, ok := r.fromCanvas.applyPt(u, v)
+			if !ok {
+				continue
+			}
+			ex := max(-x, x-(w-1), 0)
+			if !inX {
+				ex = max(-y, y-(h-1), 0)
+			}
+			if ex < bestEx {
+				best, bestEx = side, ex
+			}
+		}
+		switch best {
+		case 0:
+			by.start += by.step
+			by.n--
+		case 1:
+			bx.n--
+		case 2:
+			by.n--
+		case 3:
+			bx.start += bx.step
+			bx.n--
+		default:
+			return cs, false
+		}
+	}
 }
 
 // snapToSize turns a cols x rows lattice into a square one of an allowed size, trying every way
