@@ -152,6 +152,9 @@ func findGrid(ctx context.Context, w *workImage, sizes []int) (gridFit, error) {
 	}
 	vps := findVanishing(segs, n.f, 4)
 	for i, v := range vps {
+		if w.trace == nil {
+			break
+		}
 		w.trace.printf("vp %d dir %.1f deg v %.4f inliers %d support %.0f", i, directionAngle(v.v)*180/math.Pi, v.v, len(v.inliers), v.support)
 	}
 	cap := lineCap(&w.lines)
@@ -171,7 +174,9 @@ func findGrid(ctx context.Context, w *workImage, sizes []int) (gridFit, error) {
 			}
 			tried++
 			fit, ok := fitPair(w, n, vps[i], vps[j], segs, sizes, cap)
-			w.trace.printf("pair %d,%d ok %v score %.2f contrast %.2f", i, j, ok, fit.score(), fit.contrast())
+			if w.trace != nil {
+				w.trace.printf("pair %d,%d ok %v score %.2f contrast %.2f", i, j, ok, fit.score(), fit.contrast())
+			}
 			if !ok {
 				continue
 			}
@@ -214,7 +219,9 @@ func fitPair(w *workImage, n frameNorm, va, vb vanishing, segs []normSeg, sizes 
 	}
 	cs, ok := seedQuad(r, &bx, &by, float64(w.lines.w), float64(w.lines.h))
 	if !ok {
-		w.trace.printf("window %+v %+v maps to no quad inside the image", bx, by)
+		if w.trace != nil {
+			w.trace.printf("window %+v %+v maps to no quad inside the image", bx, by)
+		}
 		return gridFit{}, false
 	}
 	g := refineGrid(&w.lines, gridFit{cols: bx.n, rows: by.n, corners: cs, lattice: bestScore}, cap, 2, 0.5, true)

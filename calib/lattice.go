@@ -199,9 +199,14 @@ type window struct {
 // weak one step beyond either end (a board has no line there).
 func windowScore(p []float64, n int, start, step float64) float64 {
 	var vals [MaxSize]float64
+	var alt [2]float64
 	for k := 0; k < n; k++ {
 		vals[k] = sample(p, start+float64(k)*step)
+		alt[k%2] += vals[k]
 	}
+	// A lattice at half the true spacing has every other line in an empty gap: its even and
+	// odd lines differ in strength as no real board's do, so that difference counts against it.
+	alternation := math.Abs(alt[0]/float64((n+1)/2) - alt[1]/float64(n/2))
 	// Hidden lines (covered by stones) should not sink a window; the weakest few count less.
 	sort.Float64s(vals[:n])
 	trim := n / 6
@@ -224,7 +229,7 @@ func windowScore(p []float64, n int, start, step float64) float64 {
 	}
 	off /= float64(n - 1)
 	out := math.Max(math.Max(0, sample(p, start-step)), math.Max(0, sample(p, start+float64(n)*step)))
-	return on - off - 0.8*out
+	return on - off - 0.8*out - alternation
 }
 
 // bestWindow searches every start and spacing for n lines in p, coarse then fine.
