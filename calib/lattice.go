@@ -232,26 +232,59 @@ func windowScore(p []float64, n int, start, step float64) float64 {
 	return on - off - 0.8*out - alternation
 }
 
-// bestWindow searches every start and spacing for n lines in p, coarse then fine.
+// bestWindow searches every start and spacing for n lines in p, coarse then fine. The coarse
+// grid (1 px of spacing, 1.5 px of start) is too sparse for narrow lines over a long window:
+// a window a few tenths of a pixel off in spacing misses its far lines and can lose to one
+// that sits a line or two off the board. So the best few distinct coarse windows are each
+// refined, and the best refined one wins.
 func bestWindow(p []float64, n int) window {
+	const keep = 4
 	l := float64(len(p))
-	best := window{n: n, score: math.Inf(-1)}
+	var cands [keep]window
+	for i := range cands {
+		cands[i].score = math.Inf(-1)
+	}
+	worst := 0 // index of the weakest kept candidate
 	minStep := l * 0.25 / float64(n-1)
 	maxStep := l * 0.95 / float64(n-1)
 	for step := minStep; step <= maxStep; step += 1 {
 		span := step * float64(n-1)
 		for start := 0.0; start+span <= l-1; start += 1.5 {
-			if s := windowScore(p, n, start, step); s > best.score {
-				best = window{n: n, start: start, step: step, score: s}
+			s := windowScore(p, n, start, step)
+			if s <= cands[worst].score {
+				continue
+			}
+			w := window{n: n, start: start, step: step, score: s}
+			// The same lattice seen at a neighbouring start or spacing replaces its weaker
+			// self rather than crowding out a different lattice.
+			slot := worst
+			for i, c := range cands {
+				if c.n != 0 && math.Abs(c.start-start) < 0.5*step && math.Abs(c.start+c.step*float64(n-1)-start-span) < 0.5*step {
+					slot = i
+					break
+				}
+			}
+			if s <= cands[slot].score {
+				continue
+			}
+			cands[slot] = w
+			for i := range cands {
+				if cands[i].score < cands[worst].score {
+					worst = i
+				}
 			}
 		}
 	}
-	// Fine search around the best.
-	c := best
-	for step := c.step - 1; step <= c.step+1; step += 0.1 {
-		for start := c.start - 1.5; start <= c.start+1.5; start += 0.25 {
-			if s := windowScore(p, n, start, step); s > best.score {
-				best = window{n: n, start: start, step: step, score: s}
+	best := window{n: n, score: math.Inf(-1)}
+	for _, c := range cands {
+		if c.n == 0 {
+			continue
+		}
+		for step := c.step - 1; step <= c.step+1; step += 0.1 {
+			for start := c.start - 1.5; start <= c.start+1.5; start += 0.25 {
+				if s := windowScore(p, n, start, step); s > best.score {
+					best = window{n: n, start: start, step: step, score: s}
+				}
 			}
 		}
 	}
