@@ -204,33 +204,44 @@ func fitPair(w *workImage, n frameNorm, va, vb vanishing, segs []normSeg, sizes 
 		return gridFit{}, false
 	}
 	px, py := r.profiles(&w.lines)
-	var best gridFit
-	bestScore := math.Inf(-1)
-	var bx, by window
+	// One lattice window per size; the best-scoring one seeds the grid. Should its grid not
+	// grow into an allowed size (a seed far off the board grows into a partial lattice), the
+	// next size's windows seed another try.
+	type seed struct {
+		x, y  window
+		score float64
+	}
+	seeds := make([]seed, 0, len(sizes))
 	for _, s := range sizes {
 		wx, wy := bestWindow(px, s), bestWindow(py, s)
-		w.trace.printf("size %d window x %+v y %+v", s, wx, wy)
-		if sc := wx.score + wy.score; sc > bestScore {
-			bestScore, bx, by = sc, wx, wy
-		}
-	}
-	if bx.n == 0 {
-		return gridFit{}, false
-	}
-	cs, ok := seedQuad(r, &bx, &by, float64(w.lines.w), float64(w.lines.h))
-	if !ok {
 		if w.trace != nil {
-			w.trace.printf("window %+v %+v maps to no quad inside the image", bx, by)
+			w.trace.printf("size %d window x %+v y %+v", s, wx, wy)
 		}
-		return gridFit{}, false
+		if wx.n != 0 && wy.n != 0 && !math.IsInf(wx.score+wy.score, -1) {
+			seeds = append(seeds, seed{wx, wy, wx.score + wy.score})
+		}
 	}
-	g := refineGrid(&w.lines, gridFit{cols: bx.n, rows: by.n, corners: cs, lattice: bestScore}, cap, 2, 0.5, true)
-	w.trace.printf("refined %dx%d on %.2f off %.2f out %.2f", g.cols, g.rows, g.on, g.off, g.out)
-	g = growGrid(&w.lines, g, cap, w.trace)
-	w.trace.printf("grown %dx%d on %.2f off %.2f out %.2f %v", g.cols, g.rows, g.on, g.off, g.out, g.corners)
-	best, ok = snapToSize(&w.lines, g, sizes, cap, w.trace)
-	w.trace.printf("snapped %dx%d on %.2f off %.2f out %.2f ok %v %v", best.cols, best.rows, best.on, best.off, best.out, ok, best.corners)
-	return best, ok
+	sort.SliceStable(seeds, func(i, j int) bool { return seeds[i].score > seeds[j].score })
+	for _, sd := range seeds {
+		bx, by := sd.x, sd.y
+		cs, ok := seedQuad(r, &bx, &by, float64(w.lines.w), float64(w.lines.h))
+		if !ok {
+			if w.trace != nil {
+				w.trace.printf("window %+v %+v maps to no quad inside the image", bx, by)
+			}
+			continue
+		}
+		g := refineGrid(&w.lines, gridFit{cols: bx.n, rows: by.n, corners: cs, lattice: sd.score}, cap, 2, 0.5, true)
+		g = growGrid(&w.lines, g, cap, w.trace)
+		best, ok := snapToSize(&w.lines, g, sizes, cap, w.trace)
+		if w.trace != nil {
+			w.trace.printf("seed %dx%d grown %dx%d %v snapped %dx%d on %.2f off %.2f out %.2f ok %v %v", sd.x.n, sd.y.n, g.cols, g.rows, g.corners, best.cols, best.rows, best.on, best.off, best.out, ok, best.corners)
+		}
+		if ok {
+			return best, true
+		}
+	}
+	return gridFit{}, false
 }
 
 // seedQuad maps the lattice windows bx, by back to the image. A window's lines are a seed for
@@ -271,34 +282,24 @@ func seedQuad(r rectifier, bx, by *window, w, h float64) ([4]Point2, bool) {
 		if worstCorner < 0 {
 			return cs, false // inside the image yet not a usable quad
 		}
-		// The canvas axes follow the families, not the image: drop the canvas line (first or
-		// last, in x or y) whose removal pulls that corner furthest in.
+		// The canvas axes follow the families, not the image: of the two edge lines through
+		// that corner (sides 0 top, 1 right, 2 bottom, 3 left), drop the one whose removal
+		// pulls the corner furthest in.
+		sides := [4][2]int{{0, 3}, {0, 1}, {1, 2}, {2, 3}}[worstCorner]
 		best, bestEx := -1, math.Inf(1)
-		for side := 0; side < 4; side++ {
+		for _, side := range sides {
 			if (side%2 == 0 && by.n <= minLines) || (side%2 == 1 && bx.n <= minLines) {
 				continue
 			}
 			u, v := canvas[worstCorner][0], canvas[worstCorner][1]
 			switch side {
-			case 0: // top line goes
-				if v != y0 {
-					continue
-				}
+			case 0:
 				v += by.step
 			case 1:
-				if u != x1 {
-					continue
-				}
 				u -= bx.step
 			case 2:
-				if v != y1 {
-					continue
-				}
 				v -= by.step
 			case 3:
-				if u != x0 {
-					continue
-				}
 				u += bx.step
 			}
 			x, y, ok := r.fromCanvas.applyPt(u, v)
