@@ -222,6 +222,8 @@ func fitPair(w *workImage, n frameNorm, va, vb vanishing, segs []normSeg, sizes 
 		}
 	}
 	sort.SliceStable(seeds, func(i, j int) bool { return seeds[i].score > seeds[j].score })
+	var first gridFit
+	found := false
 	for _, sd := range seeds {
 		bx, by := sd.x, sd.y
 		cs, ok := seedQuad(r, &bx, &by, float64(w.lines.w), float64(w.lines.h))
@@ -237,11 +239,19 @@ func fitPair(w *workImage, n frameNorm, va, vb vanishing, segs []normSeg, sizes 
 		if w.trace != nil {
 			w.trace.printf("seed %dx%d grown %dx%d %v snapped %dx%d on %.2f off %.2f out %.2f ok %v %v", sd.x.n, sd.y.n, g.cols, g.rows, g.corners, best.cols, best.rows, best.on, best.off, best.out, ok, best.corners)
 		}
-		if ok {
+		if !ok {
+			continue
+		}
+		// A grid running out of the image is usually a seed that grew along the wrong lines;
+		// another seed may find the whole board. Keep the first fit should none do better.
+		if best.inView(w.lines.w, w.lines.h) {
 			return best, true
 		}
+		if !found {
+			first, found = best, true
+		}
 	}
-	return gridFit{}, false
+	return first, found
 }
 
 // seedQuad maps the lattice windows bx, by back to the image. A window's lines are a seed for
