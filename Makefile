@@ -4,16 +4,15 @@
 export PATH := /usr/local/go/bin:$(PATH)
 GO      ?= go
 BIN     := bin/kiosk
-VERSION := $(shell git describe --always --dirty 2>/dev/null || echo dev)
-LDFLAGS := -X main.version=$(VERSION)
 
 .PHONY: run test deps build bench pi oracle clean
 
 deps:
 	scripts/install-deps
 
+# bin/kiosk and its camera helper bin/kiosk-camera, linked as scripts/build explains.
 build: deps
-	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/kiosk
+	GO=$(GO) scripts/build bin
 
 run: build
 	$(BIN) run $(ARGS)
