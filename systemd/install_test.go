@@ -18,7 +18,7 @@ import (
 const installPi = "../scripts/install-pi"
 
 // fakeRoot makes the smallest file system install-pi works on: the account files of a fresh
-// Raspberry Pi OS (which already has the video group), and a stub kiosk binary.
+// Raspberry Pi OS (which already has the video group), and stub kiosk and kiosk-camera binaries.
 func fakeRoot(t *testing.T) (root, binary string) {
 	t.Helper()
 	dir := t.TempDir()
@@ -40,6 +40,9 @@ func fakeRoot(t *testing.T) (root, binary string) {
 	}
 	binary = filepath.Join(dir, "kiosk")
 	if err := os.WriteFile(binary, []byte("#!/bin/sh\necho kiosk v1\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "kiosk-camera"), []byte("#!/bin/sh\necho camera v1\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	return root, binary
@@ -90,6 +93,23 @@ func install(t *testing.T, args ...string) string {
 	return string(out)
 }
 
+// TestInstallPiNeedsTheCameraHelper: a kiosk without its camera helper beside it could never read
+// the camera, so install-pi refuses it with the reason instead of installing half a table.
+func TestInstallPiNeedsTheCameraHelper(t *testing.T) {
+	root, bin := fakeRoot(t)
+	if err := os.Remove(filepath.Join(filepath.Dir(bin), "kiosk-camera")); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(installPi, "--root", root, "--binary", bin, "--dry-run")
+	out, err := cmd.CombinedOutput()
+	if err == nil {
+		t.Fatalf("install-pi accepted a kiosk without kiosk-camera:\n%s", out)
+	}
+	if !strings.Contains(string(out), "no camera helper") {
+		t.Errorf("the refusal does not say why:\n%s", out)
+	}
+}
+
 func TestInstallPiDryRunChangesNothing(t *testing.T) {
 	root, bin := fakeRoot(t)
 	before := snapshot(t, root)
@@ -98,6 +118,7 @@ func TestInstallPiDryRunChangesNothing(t *testing.T) {
 		t.Errorf("--dry-run changed the root:\nbefore\n%s\nafter\n%s", before, after)
 	}
 	for _, want := range []string{"would    create user tengen", "would    install /usr/local/bin/kiosk",
+		"would    install /usr/local/bin/kiosk-camera",
 		"would    install the default /etc/tengen/kiosk.toml", "would    enable tengen-kiosk.service", "would be made (dry run)"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("dry run does not say %q:\n%s", want, out)
@@ -143,7 +164,7 @@ func TestInstallPiIdempotent(t *testing.T) {
 	if !strings.Contains(string(group), "video:x:44:pi,tengen") {
 		t.Errorf("the existing video group lost a member or its id:\n%s", group)
 	}
-	for _, f := range []string{"usr/local/bin/kiosk", "etc/systemd/system/tengen-kiosk.service",
+	for _, f := range []string{"usr/local/bin/kiosk", "usr/local/bin/kiosk-camera", "etc/systemd/system/tengen-kiosk.service",
 		"etc/systemd/system/tengen-display.service", "etc/tengen/kiosk.toml"} {
 		if _, err := os.Stat(filepath.Join(root, f)); err != nil {
 			t.Errorf("not installed: %v", err)
