@@ -70,7 +70,20 @@ func Serve(ctx context.Context, spec string, w io.Writer, opt Options) error {
 	if cs.Kind == vision.CameraPath {
 		return serveFile(ctx, cs.Target, fw, opt)
 	}
-	return serveLive(ctx, cs, fw, opt)
+	return serveLive(ctx, func() (camera, error) {
+		vc, err := open(cs)
+		if err != nil {
+			return nil, err
+		}
+		opt.Logger.Info("camera opened", "kind", cs.Kind, "target", cs.Target)
+		return vc, nil
+	}, fw, opt)
+}
+
+// camera is an open live camera (gocv.VideoCapture); Read returns false when no frame came.
+type camera interface {
+	Read(m *gocv.Mat) bool
+	Close() error
 }
 
 // giveUp writes err as an error message and returns it (joined with a write failure, if any).
@@ -191,7 +204,7 @@ type latest struct {
 
 // serveLive captures on its own goroutine and writes the newest frame whenever the writer is
 // free, until ctx ends, the camera fails or the writer fails.
-func serveLive(ctx context.Context, cs vision.CameraSpec, fw *framepipe.Writer, opt Options) error {
+func serveLive(ctx context.Context, open func() (camera, error), fw *framepipe.Writer, opt Options) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	slot := &latest{m: gocv.NewMat()}
@@ -199,7 +212,7 @@ func serveLive(ctx context.Context, cs vision.CameraSpec, fw *framepipe.Writer, 
 	capErr := make(chan error, 1)
 	var lastFrame atomic.Int64
 	lastFrame.Store(time.Now().UnixNano())
-	go func() { capErr <- captureLive(ctx, cs, slot, ready, &lastFrame, opt.Logger) }()
+	go func() { capErr <- captureLive(ctx, open, slot, ready, &lastFrame) }()
 
 	out, conv := gocv.NewMat(), gocv.NewMat()
 	defer out.Close()
@@ -265,13 +278,12 @@ func serveLive(ctx context.Context, cs vision.CameraSpec, fw *framepipe.Writer, 
 
 // captureLive opens the camera and reads frames into the slot until ctx ends (nil) or the camera
 // fails.
-func captureLive(ctx context.Context, cs vision.CameraSpec, slot *latest, ready chan<- struct{}, lastFrame *atomic.Int64, log *slog.Logger) error {
-	vc, err := open(cs)
+func captureLive(ctx context.Context, open func() (camera, error), slot *latest, ready chan<- struct{}, lastFrame *atomic.Int64) error {
+	vc, err := open()
 	if err != nil {
 		return err
 	}
 	defer vc.Close()
-	log.Info("camera opened", "kind", cs.Kind, "target", cs.Target)
 	m := gocv.NewMat()
 	defer m.Close()
 	var seq uint64
