@@ -1,8 +1,12 @@
 package vision
 
 import (
+	"context"
 	"strings"
 	"testing"
+	"time"
+
+	"gocv.io/x/gocv"
 )
 
 func TestParseCameraSpec(t *testing.T) {
@@ -63,4 +67,37 @@ func FuzzParseCameraSpec(f *testing.F) {
 			t.Fatalf("%q: unknown kind %v", s, cs.Kind)
 		}
 	})
+}
+
+// Every live camera spec ParseCameraSpec accepts reaches the camera helper unchanged, with the
+// frame timeout, and the spec names the camera in events.
+func TestOpenCameraPassesSpecToHelper(t *testing.T) {
+	for _, spec := range []string{"/dev/video0", "2", "libcamera", "libcamera:1280x720@30", "gst:videotestsrc ! appsink", "-1"} {
+		var events []Event
+		opt := fakeHelperOptions(t, "args", &events, &syncBuffer{})
+		opt.FrameTimeout = 2 * time.Second
+		if spec == "-1" { // not a camera: a file path, which must exist
+			if _, err := OpenCamera(spec, opt); err == nil {
+				t.Errorf("%q: opened", spec)
+			}
+			continue
+		}
+		src, err := OpenCamera(spec, opt)
+		if err != nil {
+			t.Fatalf("%q: %v", spec, err)
+		}
+		m := gocv.NewMat()
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		onEvent := opt.OnEvent
+		src.(*LiveSource).opt.OnEvent = func(e Event) { onEvent(e); cancel() }
+		src.Next(ctx, &m)
+		cancel()
+		m.Close()
+		src.Close()
+		want := "args --frame-timeout|2s|--|" + spec
+		if len(events) == 0 || events[0].Kind != Lost || !strings.Contains(events[0].Err.Error(), want) ||
+			!strings.HasPrefix(events[0].Err.Error(), "vision: "+spec+":") {
+			t.Errorf("%q: events %v, want a Lost error containing %q", spec, events, want)
+		}
+	}
 }

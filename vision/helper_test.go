@@ -38,7 +38,8 @@ func TestMain(m *testing.M) {
 
 // fakeHelper behaves as the camera helper would in trouble. Modes (N frames of 8x6 first):
 // frames (until stdin closes), crash:N (exit 3), hang:N (stop answering), error (an error
-// message, exit 1), garbage (bytes that are no message), end:N (a video file's end).
+// message, exit 1), garbage (bytes that are no message), end:N (a video file's end), args (an
+// error message listing its arguments).
 func fakeHelper(modes, state string) int {
 	n := 0
 	if b, err := os.ReadFile(state); err == nil {
@@ -80,6 +81,9 @@ func fakeHelper(modes, state string) int {
 		os.Stdout.WriteString("this is not a stream of frames, it is a log line written to stdout\n")
 	case "end":
 		w.WriteEnd(uint64(count))
+	case "args":
+		w.WriteError("args " + strings.Join(os.Args[1:], "|"))
+		return 1
 	}
 	return 0
 }
