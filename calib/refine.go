@@ -297,7 +297,7 @@ func growGrid(lines *plane, g gridFit, cap float32, trace tracer) gridFit {
 				continue
 			}
 			ratio := beyond[s] / g.on
-			if !dropped[s] && ratio > 0.33 && stubs[s] > 0.3*g.on && half[s] < 0.5*beyond[s] && ratio > bestRatio {
+			if !dropped[s] && ratio > 0.28 && stubs[s] > 0.3*g.on && half[s] < 0.5*beyond[s] && ratio > bestRatio {
 				bestSide, bestRatio = s, ratio
 			}
 		}
