@@ -66,6 +66,7 @@ func findHelper(path string) (string, error) {
 type helperProc struct {
 	cmd     *exec.Cmd
 	name    string
+	log     *slog.Logger
 	out     *os.File // the helper's stdout: frames
 	stdin   *os.File // the write end of the helper's stdin, never written: it dies with us
 	r       *framepipe.Reader
@@ -125,7 +126,7 @@ func startHelper(spec string, opt LiveOptions) (*helperProc, error) {
 	outW.Close()
 	errW.Close()
 	p := &helperProc{
-		cmd: cmd, name: name, out: outR, stdin: inW, r: framepipe.NewReader(outR),
+		cmd: cmd, name: name, log: log, out: outR, stdin: inW, r: framepipe.NewReader(outR),
 		timeout: timeout + time.Second, waited: make(chan struct{}), logged: make(chan struct{}),
 	}
 	go func() {
@@ -217,7 +218,9 @@ func (p *helperProc) kill() {
 }
 
 // close stops the helper (closing its stdin and SIGTERM, then SIGKILL after a grace period),
-// reaps it and waits until its stderr is drained.
+// reaps it and waits until its stderr is drained. A helper stuck in the kernel (a driver in
+// uninterruptible sleep) cannot die even of SIGKILL: close gives up waiting after a second grace
+// period so the kiosk goes on, and the waiting goroutine reaps the helper whenever it ends.
 func (p *helperProc) close() {
 	p.stdin.Close()
 	select {
@@ -228,11 +231,15 @@ func (p *helperProc) close() {
 		case <-p.waited:
 		case <-time.After(helperStopGrace):
 			p.kill()
-			<-p.waited
 		}
 	}
+	select {
+	case <-p.waited:
+		<-p.logged
+	case <-time.After(helperStopGrace):
+		p.log.Warn("camera helper does not die; leaving it to be reaped later", "camera", p.name, "pid", p.cmd.Process.Pid)
+	}
 	p.out.Close()
-	<-p.logged
 	if p.err == nil {
 		p.err = ErrClosed
 	}
