@@ -129,13 +129,21 @@ func cornerCache(t *testing.T) (map[string]calib.Calibration, func()) {
 	}
 }
 
+// loadPhoto decodes a photo as the kiosk does (LoadImage: raw pixels, EXIF rotation ignored, as
+// the labels of the evaluation set require).
+func loadPhoto(t testing.TB, path string) gocv.Mat {
+	t.Helper()
+	m, err := LoadImage(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
 func readEvalImage(t *testing.T, im evalImage, cache map[string]calib.Calibration) imageResult {
 	t.Helper()
-	img := gocv.IMRead(im.path, gocv.IMReadColor|gocv.IMReadIgnoreOrientation)
+	img := loadPhoto(t, im.path)
 	defer img.Close()
-	if img.Empty() {
-		t.Fatalf("%s: cannot read", im.rel)
-	}
 	res := imageResult{rel: im.rel, set: im.set, points: im.label.Size * im.label.Size}
 	cal, ok := cache[im.rel]
 	if !ok {
@@ -290,7 +298,7 @@ func TestGomradeWithVerifiedCorners(t *testing.T) {
 			t.Errorf("%s: no verified corners", im.rel)
 			continue
 		}
-		img := gocv.IMRead(im.path, gocv.IMReadColor|gocv.IMReadIgnoreOrientation)
+		img := loadPhoto(t, im.path)
 		var pts [4]calib.Point2
 		for i, c := range q {
 			pts[i] = calib.Point2{X: c[0], Y: c[1]}

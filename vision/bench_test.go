@@ -17,7 +17,7 @@ import (
 func benchFrame(b *testing.B) (gocv.Mat, calib.Calibration) {
 	b.Helper()
 	p := shareddata.Path(b, "vision-eval", "gomrade-sample", "testing_sequence", "10.jpg")
-	src := gocv.IMRead(p, gocv.IMReadColor|gocv.IMReadIgnoreOrientation)
+	src := loadPhoto(b, p)
 	defer src.Close()
 	if src.Cols() != 1280 || src.Rows() != 720 {
 		b.Fatalf("%s: unexpected size %dx%d", filepath.Base(p), src.Cols(), src.Rows())
@@ -66,7 +66,7 @@ func BenchmarkRead(b *testing.B) {
 // TestReadKnownFrame checks the benchmark's frame reads as its label, so the benchmark measures real work.
 func TestReadKnownFrame(t *testing.T) {
 	p := shareddata.Path(t, "vision-eval", "gomrade-sample", "testing_sequence", "10.jpg")
-	img := gocv.IMRead(p, gocv.IMReadColor|gocv.IMReadIgnoreOrientation)
+	img := loadPhoto(t, p)
 	defer img.Close()
 	q := [4]calib.Point2{{X: 407, Y: 45}, {X: 939, Y: 55}, {X: 991, Y: 643}, {X: 329, Y: 621}}
 	cal, err := calib.FromCorners(img.Cols(), img.Rows(), 19, q)

@@ -11,8 +11,6 @@ import (
 	"strings"
 	"testing"
 
-	"gocv.io/x/gocv"
-
 	"tengen/calib"
 	"tengen/internal/shareddata"
 	"tengen/vision/observe"
@@ -41,7 +39,7 @@ func TestRoboflowCrossCheck(t *testing.T) {
 	noBoard := 0
 	var points, wrong, perfect, stones, missed int
 	for _, p := range imgs {
-		img := gocv.IMRead(p, gocv.IMReadColor|gocv.IMReadIgnoreOrientation)
+		img := loadPhoto(t, p)
 		cal, err := FindBoard(img, 0, Params{})
 		if err != nil {
 			noBoard++

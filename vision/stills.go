@@ -2,7 +2,6 @@ package vision
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -11,6 +10,8 @@ import (
 	"time"
 
 	"gocv.io/x/gocv"
+
+	"tengen/vision/imagefile"
 )
 
 // imageExts are the still-image file name extensions a DirSource reads.
@@ -69,7 +70,7 @@ func (s *DirSource) Next(ctx context.Context, dst *gocv.Mat) (FrameInfo, error) 
 func (s *DirSource) Close() error { return nil }
 
 // ErrNotImage means a file could not be decoded as an image.
-var ErrNotImage = errors.New("vision: not a readable image")
+var ErrNotImage = imagefile.ErrNotImage
 
 // ReadImage decodes an image file into dst as BGR, ignoring EXIF orientation (raw pixels).
 func ReadImage(path string, dst *gocv.Mat) error {
@@ -82,20 +83,9 @@ func ReadImage(path string, dst *gocv.Mat) error {
 	return nil
 }
 
-// LoadImage decodes an image file as BGR, ignoring EXIF orientation (raw pixels). The caller
-// closes the Mat. Errors wrap ErrNotImage when the file is not a decodable image.
+// LoadImage decodes an image file (JPEG, PNG, BMP, TIFF or WebP) as BGR, ignoring EXIF
+// orientation (raw pixels). The caller closes the Mat. Errors wrap ErrNotImage when the file is
+// not a decodable image. The decoding is imagefile.Load's (in Go, not OpenCV's imgcodecs).
 func LoadImage(path string) (gocv.Mat, error) {
-	raw, err := os.ReadFile(path)
-	if err != nil {
-		return gocv.Mat{}, fmt.Errorf("vision: %w", err)
-	}
-	m, err := gocv.IMDecode(raw, gocv.IMReadColor|gocv.IMReadIgnoreOrientation)
-	if err != nil {
-		return gocv.Mat{}, fmt.Errorf("%w: %s", ErrNotImage, path)
-	}
-	if m.Empty() {
-		m.Close()
-		return gocv.Mat{}, fmt.Errorf("%w: %s", ErrNotImage, path)
-	}
-	return m, nil
+	return imagefile.Load(path)
 }
