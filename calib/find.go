@@ -196,7 +196,8 @@ func findGrid(ctx context.Context, w *workImage, sizes []int) (gridFit, error) {
 
 // fitPair fits lattices of each size to the canvas defined by two line families, refines the
 // most convincing one in the image, grows or trims it to the lines actually present and snaps
-// it to an allowed size.
+// it to an allowed size. When that grid is not a whole board in view, the next size's lattice
+// seeds another try.
 func fitPair(w *workImage, n frameNorm, va, vb vanishing, segs []normSeg, sizes []int, cap float32) (gridFit, bool) {
 	r, ok := newRectifier(n, va, vb, segs)
 	if !ok {
