@@ -30,10 +30,7 @@ func NewClockFace(v SideView) *ClockFace {
 // CreateRenderer builds the face.
 func (c *ClockFace) CreateRenderer() fyne.WidgetRenderer {
 	r := &clockRenderer{c: c, bg: canvas.NewRectangle(colPanel), stone: canvas.NewCircle(colBlack),
-		name: canvas.NewText("", colText), time: canvas.NewText("", colText),
-		detail: &textBlock{col: colDimText, align: fyne.TextAlignCenter}}
-	r.time.TextStyle = fyne.TextStyle{Bold: true} // Noto Sans digits are tabular: the time does not jiggle
-	r.time.Alignment = fyne.TextAlignCenter
+		name: canvas.NewText("", colText), detail: &textBlock{col: colDimText, align: fyne.TextAlignCenter}}
 	r.bg.CornerRadius = 10
 	return r
 }
@@ -43,17 +40,23 @@ type clockRenderer struct {
 	bg      *canvas.Rectangle
 	stone   *canvas.Circle
 	name    *canvas.Text
-	time    *canvas.Text
+	time    glyphRow // the time, a glyph per character (see glyphRow)
+	glyphs  []fyne.CanvasObject
 	detail  *textBlock
 	details []fyne.CanvasObject
 }
+
+// timeStyle is the clock's type: bold, and Noto Sans digits are tabular, so the time does not
+// jiggle as it counts down.
+var timeStyle = fyne.TextStyle{Bold: true}
 
 func (r *clockRenderer) Destroy() {}
 
 func (r *clockRenderer) MinSize() fyne.Size { return fyne.NewSize(160, 110) }
 
 func (r *clockRenderer) Objects() []fyne.CanvasObject {
-	return append([]fyne.CanvasObject{r.bg, r.stone, r.name, r.time}, r.details...)
+	objs := append([]fyne.CanvasObject{r.bg, r.stone, r.name}, r.glyphs...)
+	return append(objs, r.details...)
 }
 
 func (r *clockRenderer) Refresh() {
@@ -132,17 +135,15 @@ func (r *clockRenderer) Layout(sz fyne.Size) {
 		text = "--:--"
 	}
 	timeH := sz.Height * 0.5
-	r.time.Text = text
-	r.time.Color = fg
+	timeCol := fg
 	if v.Clock.Low && !v.ToMove {
-		r.time.Color = colLow
+		timeCol = colLow
 	} else if v.Clock.Low {
-		r.time.Color = colIllegal
+		timeCol = colIllegal
 	}
-	r.time.TextSize = fitSize(text, timeH*0.8, sz.Width-2*pad, r.time.TextStyle)
-	ty := pad + nameH + (timeH-r.time.TextSize*1.3)/2
-	r.time.Move(fyne.NewPos(pad, ty))
-	r.time.Resize(fyne.NewSize(sz.Width-2*pad, r.time.TextSize*1.3))
+	timeSize := fitSize(digitsAsZero(text), timeH*0.8, sz.Width-2*pad, timeStyle)
+	ty := pad + nameH + (timeH-timeSize*1.3)/2
+	r.glyphs = r.time.set(text, fyne.NewPos(pad, ty), fyne.NewSize(sz.Width-2*pad, timeSize*1.3), timeSize, timeCol, timeStyle)
 
 	r.detail.col = colDimText
 	if v.ToMove && !v.Clock.Flagged {
