@@ -64,6 +64,20 @@ func (c *Camera) NextFrameInto(ctx context.Context, dst *image.RGBA) (time.Time,
 	if b := dst.Bounds(); b.Dx() != c.w || b.Dy() != c.h {
 		return time.Time{}, 0, fmt.Errorf("demo: frame buffer %v, camera is %dx%d", b, c.w, c.h)
 	}
+	return c.next(ctx, func(sc Scene) error { return c.render.RenderInto(dst, sc) })
+}
+
+// NextFrameBGR is NextFrame drawing into pix, rows of 3*w bytes blue first (an OpenCV BGR frame's
+// buffer), so the kiosk draws the demo straight into the Mat vision reads.
+func (c *Camera) NextFrameBGR(ctx context.Context, pix []byte) (time.Time, uint64, error) {
+	if len(pix) != 3*c.w*c.h {
+		return time.Time{}, 0, fmt.Errorf("demo: %d bytes of frame buffer, camera is %dx%d BGR", len(pix), c.w, c.h)
+	}
+	return c.next(ctx, func(sc Scene) error { return c.render.RenderBGR(pix, c.w, c.h, sc) })
+}
+
+// next waits for the next frame's time and draws its scene with draw.
+func (c *Camera) next(ctx context.Context, draw func(Scene) error) (time.Time, uint64, error) {
 	elapsed := c.now().Sub(c.start)
 	due := uint64(0)
 	if elapsed > 0 {
@@ -86,7 +100,7 @@ func (c *Camera) NextFrameInto(ctx context.Context, dst *image.RGBA) (time.Time,
 	c.seq = seq
 	sc := c.script.sceneAt(at.Sub(c.start), &c.hand)
 	sc.Frame = seq
-	if err := c.render.RenderInto(dst, sc); err != nil {
+	if err := draw(sc); err != nil {
 		return time.Time{}, 0, err
 	}
 	return at, seq, nil

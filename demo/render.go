@@ -330,10 +330,24 @@ func (r *Renderer) Render(w, h int, sc Scene) (*image.RGBA, error) {
 // RenderInto draws the scene into dst (whose bounds must start at 0,0), reusing its pixels.
 func (r *Renderer) RenderInto(dst *image.RGBA, sc Scene) error {
 	b := dst.Bounds()
-	w, h := b.Dx(), b.Dy()
 	if b.Min != (image.Point{}) {
 		return fmt.Errorf("demo: frame bounds %v must start at 0,0", b)
 	}
+	return r.render(b.Dx(), b.Dy(), sc, func(y int) []byte { return dst.Pix[y*dst.Stride : y*dst.Stride+4*b.Dx()] }, false)
+}
+
+// RenderBGR draws the scene as a w x h frame into pix: rows of 3*w bytes, blue first, the layout
+// of an OpenCV BGR image, so a caller can draw straight into a camera frame's buffer.
+func (r *Renderer) RenderBGR(pix []byte, w, h int, sc Scene) error {
+	if w <= 0 || h <= 0 || len(pix) != 3*w*h {
+		return fmt.Errorf("demo: %d bytes for a %dx%d BGR frame", len(pix), w, h)
+	}
+	return r.render(w, h, sc, func(y int) []byte { return pix[3*y*w : 3*(y+1)*w] }, true)
+}
+
+// render composes the scene (cached while it does not change) and writes it with this frame's
+// sensor noise into the rows row returns: RGBA, or BGR when bgr is set.
+func (r *Renderer) render(w, h int, sc Scene, row func(y int) []byte, bgr bool) error {
 	if w < 64 || h < 48 || w > 8192 || h > 8192 {
 		return fmt.Errorf("demo: frame size %dx%d out of range 64x48..8192x8192", w, h)
 	}
@@ -363,7 +377,18 @@ func (r *Renderer) RenderInto(dst *image.RGBA, sc Scene) error {
 		lo, co := int(rh%noisePeriod), int((rh>>32)%noisePeriod)
 		luma, chroma := l.noise[lo:lo+w], l.noise[co:co+w]
 		src := buf[3*y*w : 3*(y+1)*w]
-		out := dst.Pix[y*dst.Stride : y*dst.Stride+4*w]
+		out := row(y)
+		if bgr {
+			for x := range w {
+				n1 := int32(luma[x])
+				n2 := int32(chroma[x]) * 3 / 10
+				s, o := src[3*x:3*x+3:3*x+3], out[3*x:3*x+3:3*x+3]
+				o[0] = clampU8(int32(s[2]) + n1 - n2)
+				o[1] = clampU8(int32(s[1]) + n1)
+				o[2] = clampU8(int32(s[0]) + n1 + n2)
+			}
+			continue
+		}
 		for x := range w {
 			n1 := int32(luma[x])
 			n2 := int32(chroma[x]) * 3 / 10

@@ -214,6 +214,39 @@ func TestRenderIntoAllocatesNothing(t *testing.T) {
 	}
 }
 
+// TestRenderBGRIsRenderIntoInOpenCVOrder: the BGR frame the kiosk draws into a Mat holds exactly
+// the RGBA frame's pixels, blue first and without alpha, and it allocates nothing either.
+func TestRenderBGRIsRenderIntoInOpenCVOrder(t *testing.T) {
+	const w, h = 160, 120
+	sc := Scene{Size: 9, Stones: testStones(9), Frame: 7, Hand: &Hand{Player: Black, Col: 4, Row: 4, Reach: 0.8, Holding: true}}
+	rgba := image.NewRGBA(image.Rect(0, 0, w, h))
+	if err := NewRenderer(3).RenderInto(rgba, sc); err != nil {
+		t.Fatal(err)
+	}
+	r := NewRenderer(3)
+	bgr := make([]byte, 3*w*h)
+	if err := r.RenderBGR(bgr, w, h, sc); err != nil {
+		t.Fatal(err)
+	}
+	for i := range w * h {
+		p, q := rgba.Pix[4*i:4*i+4], bgr[3*i:3*i+3]
+		if q[0] != p[2] || q[1] != p[1] || q[2] != p[0] {
+			t.Fatalf("pixel %d: BGR %v, RGBA %v", i, q, p)
+		}
+	}
+	if allocs := testing.AllocsPerRun(10, func() {
+		sc.Frame++
+		if err := r.RenderBGR(bgr, w, h, sc); err != nil {
+			t.Fatal(err)
+		}
+	}); allocs != 0 {
+		t.Errorf("RenderBGR allocates %.1f times a frame, want 0", allocs)
+	}
+	if err := r.RenderBGR(bgr[:len(bgr)-1], w, h, sc); err == nil {
+		t.Error("a buffer one byte short was accepted")
+	}
+}
+
 // BenchmarkRender640x480 is a camera frame of a moving hand: the board is drawn again every frame.
 // The layer is built before the timer starts: this is the steady state of a running demo.
 func BenchmarkRender640x480(b *testing.B) {

@@ -292,6 +292,56 @@ func (s *FuncSource) Close() error {
 	return nil
 }
 
+// DrawFunc draws one w x h frame straight into pix (rows of 3*w bytes, blue first) and returns its
+// time. The demo renderer's Camera.NextFrameBGR has this shape.
+type DrawFunc func(ctx context.Context, pix []byte) (time.Time, error)
+
+// DrawSource is a source whose frames are drawn by a function directly into the Mat's pixels: no
+// image.Image in between, so a synthetic camera (the built-in demo) costs no frame buffer of its
+// own and no conversion.
+type DrawSource struct {
+	draw DrawFunc
+	w, h int
+	seq  uint64
+}
+
+// NewDrawSource returns a source of w x h frames drawn by draw; draw's error ends the source
+// (return ErrEnd for a normal end).
+func NewDrawSource(w, h int, draw DrawFunc) (*DrawSource, error) {
+	if w <= 0 || h <= 0 || w > 8192 || h > 8192 {
+		return nil, fmt.Errorf("%w: frame size %dx%d", ErrFrame, w, h)
+	}
+	return &DrawSource{draw: draw, w: w, h: h}, nil
+}
+
+// Next draws the next frame into dst, which is (re)made a w x h BGR Mat when it is not one.
+func (s *DrawSource) Next(ctx context.Context, dst *gocv.Mat) (FrameInfo, error) {
+	if s.draw == nil {
+		return FrameInfo{}, ErrClosed
+	}
+	if dst.Empty() || dst.Cols() != s.w || dst.Rows() != s.h || dst.Type() != gocv.MatTypeCV8UC3 || !dst.IsContinuous() {
+		m := gocv.NewMatWithSize(s.h, s.w, gocv.MatTypeCV8UC3)
+		m.CopyTo(dst) // dst takes m's size and type (CopyTo reallocates it)
+		m.Close()
+	}
+	pix, err := dst.DataPtrUint8()
+	if err != nil || len(pix) != 3*s.w*s.h {
+		return FrameInfo{}, fmt.Errorf("%w: frame buffer: %v", ErrFrame, err)
+	}
+	at, err := s.draw(ctx, pix)
+	if err != nil {
+		return FrameInfo{}, err
+	}
+	s.seq++
+	return FrameInfo{Time: at, Seq: s.seq}, nil
+}
+
+// Close ends the source.
+func (s *DrawSource) Close() error {
+	s.draw = nil
+	return nil
+}
+
 // imageToBGR converts img into dst (BGR), through an RGBA buffer when img is not one already.
 func imageToBGR(img image.Image, buf **image.RGBA, dst *gocv.Mat) error {
 	b := img.Bounds()

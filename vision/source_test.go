@@ -211,3 +211,49 @@ func TestFuncSource(t *testing.T) {
 		t.Fatalf("end: %v", err)
 	}
 }
+
+func TestDrawSource(t *testing.T) {
+	if _, err := NewDrawSource(0, 10, nil); err == nil {
+		t.Error("a 0x10 frame was accepted")
+	}
+	n := 0
+	src, err := NewDrawSource(8, 6, func(_ context.Context, pix []byte) (time.Time, error) {
+		n++
+		if n > 2 {
+			return time.Time{}, ErrEnd
+		}
+		for i := range pix {
+			pix[i] = byte(n)
+		}
+		pix[3*(2*8+1)], pix[3*(2*8+1)+2] = 10, 200 // (1,2): blue 10, red 200
+		return time.Unix(int64(n), 0), nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := gocv.NewMat() // empty: the source makes it an 8x6 BGR frame
+	defer m.Close()
+	info, err := src.Next(context.Background(), &m)
+	if err != nil || info.Seq != 1 || info.Time.Unix() != 1 {
+		t.Fatalf("first frame: %+v %v", info, err)
+	}
+	if m.Cols() != 8 || m.Rows() != 6 || m.Type() != gocv.MatTypeCV8UC3 {
+		t.Fatalf("frame is %dx%d %v", m.Cols(), m.Rows(), m.Type())
+	}
+	if px := m.GetVecbAt(2, 1); px[0] != 10 || px[1] != 1 || px[2] != 200 {
+		t.Fatalf("pixel (B,G,R) = %v, want [10 1 200]", px)
+	}
+	if _, err := src.Next(context.Background(), &m); err != nil {
+		t.Fatal(err)
+	}
+	if px := m.GetVecbAt(0, 0); px[0] != 2 {
+		t.Fatalf("the second frame was not drawn into the same Mat: %v", px)
+	}
+	if _, err := src.Next(context.Background(), &m); !errors.Is(err, ErrEnd) {
+		t.Fatalf("end: %v", err)
+	}
+	src.Close()
+	if _, err := src.Next(context.Background(), &m); !errors.Is(err, ErrClosed) {
+		t.Fatalf("after Close: %v", err)
+	}
+}

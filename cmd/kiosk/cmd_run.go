@@ -600,12 +600,11 @@ func (k *kiosk) openSource(start time.Time) (vision.Source, error) {
 		if err != nil {
 			return nil, err
 		}
-		// One frame buffer, rendered into again and again: the demo allocates nothing per frame.
-		buf := image.NewRGBA(image.Rect(0, 0, demoWidth, demoHeight))
-		return vision.NewFuncSource(func(ctx context.Context) (image.Image, time.Time, error) {
-			at, _, err := cam.NextFrameInto(ctx, buf)
-			return buf, at, err
-		}), nil
+		// The demo draws every frame straight into the Mat vision reads: no frame buffer of its own.
+		return vision.NewDrawSource(demoWidth, demoHeight, func(ctx context.Context, pix []byte) (time.Time, error) {
+			at, _, err := cam.NextFrameBGR(ctx, pix)
+			return at, err
+		})
 	}
 	spec := k.cfg.Camera.Spec()
 	k.log.Info("camera", "source", spec)
