@@ -3,7 +3,6 @@ package vision
 import (
 	"context"
 	"fmt"
-	"image"
 	"math/rand/v2"
 	"testing"
 	"time"
@@ -17,7 +16,7 @@ import (
 
 // TestReadsRenderedBoardsOfEverySize renders random positions on 9x9, 13x13 and 19x19 boards with
 // the demo renderer (perspective, wood grain, uneven light, shaded stones with shadows, sensor
-// noise, stones jittered off their points) and reads them back through a FuncSource, on the
+// noise, stones jittered off their points) and reads them back through a DrawSource, on the
 // renderer's true corners: every point must come back as it lies.
 func TestReadsRenderedBoardsOfEverySize(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 11))
@@ -32,11 +31,13 @@ func TestReadsRenderedBoardsOfEverySize(t *testing.T) {
 						stones[i] = demo.Stone(1 + rng.IntN(2))
 					}
 				}
-				img, err := r.Render(w, h, demo.Scene{Size: size, Stones: stones, Frame: 3})
+				sc := demo.Scene{Size: size, Stones: stones, Frame: 3}
+				src, err := NewDrawSource(w, h, func(_ context.Context, pix []byte) (time.Time, error) {
+					return time.Time{}, r.RenderBGR(pix, w, h, sc)
+				})
 				if err != nil {
 					t.Fatal(err)
 				}
-				src := NewFuncSource(func(context.Context) (image.Image, time.Time, error) { return img, time.Time{}, nil })
 				defer src.Close()
 				frame := gocv.NewMat()
 				defer frame.Close()

@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"image"
-	"image/draw"
 	"log/slog"
 	"time"
 
@@ -250,48 +248,6 @@ func (s *LiveSource) Close() error {
 	return nil
 }
 
-// FrameFunc produces one frame (any image.Image; *image.RGBA is fastest) with its time.
-// The demo renderer's Camera.Next has this shape.
-type FrameFunc func(ctx context.Context) (image.Image, time.Time, error)
-
-// FuncSource adapts a function producing image.Image frames (the built-in demo) to a Source.
-type FuncSource struct {
-	next FrameFunc
-	seq  uint64
-	rgba *image.RGBA
-}
-
-// NewFuncSource returns a source calling next for every frame; next's error ends the source
-// (return ErrEnd for a normal end).
-func NewFuncSource(next FrameFunc) *FuncSource {
-	return &FuncSource{next: next}
-}
-
-// Next renders the next frame into dst as BGR.
-func (s *FuncSource) Next(ctx context.Context, dst *gocv.Mat) (FrameInfo, error) {
-	if s.next == nil {
-		return FrameInfo{}, ErrClosed
-	}
-	img, at, err := s.next(ctx)
-	if err != nil {
-		return FrameInfo{}, err
-	}
-	if img == nil || img.Bounds().Empty() {
-		return FrameInfo{}, fmt.Errorf("%w: empty image from frame function", ErrFrame)
-	}
-	if err := imageToBGR(img, &s.rgba, dst); err != nil {
-		return FrameInfo{}, err
-	}
-	s.seq++
-	return FrameInfo{Time: at, Seq: s.seq}, nil
-}
-
-// Close ends the source.
-func (s *FuncSource) Close() error {
-	s.next = nil
-	return nil
-}
-
 // DrawFunc draws one w x h frame straight into pix (rows of 3*w bytes, blue first) and returns its
 // time. The demo renderer's Camera.NextFrameBGR has this shape.
 type DrawFunc func(ctx context.Context, pix []byte) (time.Time, error)
@@ -339,25 +295,5 @@ func (s *DrawSource) Next(ctx context.Context, dst *gocv.Mat) (FrameInfo, error)
 // Close ends the source.
 func (s *DrawSource) Close() error {
 	s.draw = nil
-	return nil
-}
-
-// imageToBGR converts img into dst (BGR), through an RGBA buffer when img is not one already.
-func imageToBGR(img image.Image, buf **image.RGBA, dst *gocv.Mat) error {
-	b := img.Bounds()
-	rgba, ok := img.(*image.RGBA)
-	if !ok || rgba.Stride != 4*b.Dx() || b.Min != (image.Point{}) {
-		if *buf == nil || (*buf).Bounds().Size() != b.Size() {
-			*buf = image.NewRGBA(image.Rect(0, 0, b.Dx(), b.Dy()))
-		}
-		draw.Draw(*buf, (*buf).Bounds(), img, b.Min, draw.Src)
-		rgba = *buf
-	}
-	m, err := gocv.NewMatFromBytes(b.Dy(), b.Dx(), gocv.MatTypeCV8UC4, rgba.Pix)
-	if err != nil {
-		return fmt.Errorf("%w: %v", ErrFrame, err)
-	}
-	defer m.Close()
-	gocv.CvtColor(m, dst, gocv.ColorRGBAToBGR)
 	return nil
 }

@@ -3,8 +3,6 @@ package vision
 import (
 	"context"
 	"errors"
-	"image"
-	"image/color"
 	"os"
 	"path/filepath"
 	"testing"
@@ -167,48 +165,6 @@ func TestDirSource(t *testing.T) {
 	}
 	if _, err := OpenDir(t.TempDir(), start, 0); err == nil {
 		t.Fatal("empty directory accepted")
-	}
-}
-
-func TestFuncSource(t *testing.T) {
-	n := 0
-	src := NewFuncSource(func(context.Context) (image.Image, time.Time, error) {
-		n++
-		if n > 2 {
-			return nil, time.Time{}, ErrEnd
-		}
-		img := image.NewRGBA(image.Rect(0, 0, 8, 6))
-		for i := range img.Pix {
-			img.Pix[i] = 255
-		}
-		img.Set(1, 2, color.RGBA{R: 200, G: 100, B: 10, A: 255})
-		return img, time.Unix(int64(n), 0), nil
-	})
-	defer src.Close()
-	m := gocv.NewMat()
-	defer m.Close()
-	info, err := src.Next(context.Background(), &m)
-	if err != nil || info.Seq != 1 || info.Time.Unix() != 1 {
-		t.Fatalf("first frame: %+v %v", info, err)
-	}
-	if px := m.GetVecbAt(2, 1); px[0] != 10 || px[1] != 100 || px[2] != 200 {
-		t.Fatalf("pixel (B,G,R) = %v, want [10 100 200]", px)
-	}
-	// A non-RGBA image goes through the conversion buffer.
-	src2 := NewFuncSource(func(context.Context) (image.Image, time.Time, error) {
-		g := image.NewGray(image.Rect(0, 0, 5, 5))
-		g.SetGray(3, 4, color.Gray{Y: 77})
-		return g, time.Time{}, nil
-	})
-	if _, err := src2.Next(context.Background(), &m); err != nil {
-		t.Fatal(err)
-	}
-	if px := m.GetVecbAt(4, 3); px[0] != 77 || px[2] != 77 {
-		t.Fatalf("grey pixel = %v", px)
-	}
-	src.Next(context.Background(), &m)
-	if _, err := src.Next(context.Background(), &m); !errors.Is(err, ErrEnd) {
-		t.Fatalf("end: %v", err)
 	}
 }
 
