@@ -442,7 +442,7 @@ func (k *kiosk) run(parent context.Context) error {
 
 // trimHeap gives the C heap's free memory back to the system every interval until ctx ends: the
 // texts of banners and move numbers become Mesa textures that Fyne frees a minute later, and
-// without a trim the heap keeps their pages (about 5 MB over the demo game).
+// without a trim the heap keeps their pages (2 to 3 MB by the end of the demo game).
 func trimHeap(ctx context.Context, every time.Duration) {
 	t := time.NewTicker(every)
 	defer t.Stop()
