@@ -45,6 +45,7 @@ const (
 	// 1% of a core, and they keep about 12 MB off the table's resident memory.
 	goGCPercent   = 10
 	heapTrimEvery = 20 * time.Second
+	mmapAbove     = 64 << 10 // bytes: a 160x100 text texture and up
 	goMemoryLimit = 48 << 20
 	// The UI thread beats every heartbeatEvery; the systemd watchdog is fed only while the last beat
 	// is younger than heartbeatStale (the unit's WatchdogSec=15s then restarts a frozen kiosk).
@@ -351,9 +352,11 @@ func windowPlan(o runOptions, d config.Display, demo bool) (size fyne.Size, full
 
 func (k *kiosk) run(parent context.Context) error {
 	defer k.cleanup()
-	// Collect often and keep a soft ceiling: see goGCPercent.
+	// Collect often and keep a soft ceiling: see goGCPercent. Texture-sized C blocks are mapped
+	// on their own, so a freed texture is given back at once (see heapTrimEvery for the rest).
 	debug.SetGCPercent(goGCPercent)
 	debug.SetMemoryLimit(goMemoryLimit)
+	mtrim.MmapAbove(mmapAbove)
 	wsize, fullscreen, err := windowPlan(k.opts, k.cfg.Display, k.demo)
 	if err != nil {
 		return err

@@ -1,9 +1,10 @@
-// Package mtrim hands the C heap's free memory back to the system.
+// Package mtrim keeps the C heap of a long-running process close to what it holds.
 //
 // The kiosk's C allocations come from Mesa (a texture for every distinct text Fyne draws, freed a
-// minute after it is last shown) and OpenCV. glibc keeps freed memory inside its heap for reuse,
-// so a game's worth of banners and move numbers leaves the heap several megabytes larger than
-// what it holds. malloc_trim returns the free pages, wherever they are in the heap.
+// minute after it is last shown) and OpenCV (frames). glibc keeps freed memory inside its heap
+// for reuse, so a game's worth of banners and move numbers leaves the heap megabytes larger than
+// what it holds: large blocks are better mapped on their own (MmapAbove), and the free pages of
+// the rest returned now and then (Trim).
 package mtrim
 
 // #include <malloc.h>
@@ -25,6 +26,14 @@ import "C"
 // does every 30 s), not per frame.
 func Trim() bool {
 	return C.malloc_trim(0) == 1
+}
+
+// MmapAbove makes every allocation of at least bytes a memory mapping of its own, returned to the
+// system when it is freed, and reports whether glibc accepted it. By default glibc raises this
+// threshold each time such a block is freed, so texture-sized blocks soon come from the heap and
+// leave holes in it. Call it once at start-up.
+func MmapAbove(bytes int) bool {
+	return C.mallopt(C.M_MMAP_THRESHOLD, C.int(bytes)) == 1
 }
 
 // fragment leaves n*size bytes free inside the C heap under one live block (see the C function).

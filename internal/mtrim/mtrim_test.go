@@ -43,3 +43,16 @@ func TestTrimReturnsFreedHeap(t *testing.T) {
 		t.Errorf("Trim gave back %d KiB of 16 MB freed", before-after)
 	}
 }
+
+// TestMmapAboveReturnsLargeBlocksAtOnce: after MmapAbove(64 KiB), freeing 100 blocks of 100 KiB
+// below a live one gives their memory back without a Trim.
+func TestMmapAboveReturnsLargeBlocksAtOnce(t *testing.T) {
+	if !MmapAbove(64 << 10) {
+		t.Fatal("glibc refused the threshold")
+	}
+	before := heapRSS(t)
+	fragment(100, 100<<10)
+	if grown := heapRSS(t) - before; grown > 1024 {
+		t.Errorf("the heap grew by %d KiB for blocks that should have been mapped on their own", grown)
+	}
+}
