@@ -36,18 +36,25 @@ func cornerError(a, b [4]Point2) float64 {
 	return e
 }
 
-// TestFindGomrade measures corner accuracy against the hand-verified corners of gomrade-sample.
-// The bar: every image's worst corner within a quarter of a grid spacing.
-func TestFindGomrade(t *testing.T) {
-	dir := shareddata.Path(t, "vision-eval", "gomrade-sample")
+// verifiedCorners returns the gomrade-sample directory and its hand-verified corners, by photo
+// name relative to it ("2/67.jpg").
+func verifiedCorners(t *testing.T) (dir string, truth map[string][4][2]float64) {
+	t.Helper()
+	dir = shareddata.Path(t, "vision-eval", "gomrade-sample")
 	raw, err := os.ReadFile(filepath.Join(dir, "corners_verified.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var truth map[string][4][2]float64
 	if err := json.Unmarshal(raw, &truth); err != nil {
 		t.Fatal(err)
 	}
+	return dir, truth
+}
+
+// TestFindGomrade measures corner accuracy against the hand-verified corners of gomrade-sample.
+// The bar: every image's worst corner within a quarter of a grid spacing.
+func TestFindGomrade(t *testing.T) {
+	dir, truth := verifiedCorners(t)
 	names := make([]string, 0, len(truth))
 	for k := range truth {
 		names = append(names, k)

@@ -1,15 +1,12 @@
 package calib
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
 
 	"gocv.io/x/gocv"
-
-	"tengen/internal/shareddata"
 )
 
 // perturbLSB returns a copy of img with one added to every 97th byte from offset k (saturating
@@ -32,22 +29,14 @@ func perturbLSB(t *testing.T, img gocv.Mat, k int) gocv.Mat {
 
 // TestFindStableUnderLSBNoise finds the board in gomrade-sample 2/67.jpg and in 16 copies with
 // one-LSB noise at different offsets, as vision.FindBoard asks (19x19, low confidence bar 0.3),
-// decoded in Go as the kiosk decodes photos and, as the vision tests still do, by OpenCV. The
+// decoded in Go as the kiosk decodes photos and by OpenCV (the decoder it was tuned with). The
 // photo was marginal: the best lattice window in the rectified canvas sat two or three lines
 // off the board (the coarse window search drifts over 19 narrow lines), ran past the image and
 // the whole line-family pair was discarded, or not, depending on one canvas pixel; the board
 // was found for about half of the offsets. Every one must now give the verified corners.
 func TestFindStableUnderLSBNoise(t *testing.T) {
 	const name = "2/67.jpg"
-	dir := shareddata.Path(t, "vision-eval", "gomrade-sample")
-	raw, err := os.ReadFile(filepath.Join(dir, "corners_verified.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var truth map[string][4][2]float64
-	if err := json.Unmarshal(raw, &truth); err != nil {
-		t.Fatal(err)
-	}
+	dir, truth := verifiedCorners(t)
 	corners, ok := truth[name]
 	if !ok {
 		t.Fatalf("%s has no verified corners", name)

@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"tengen/internal/testenv"
 )
 
 // heapRSS is the resident size of the process's brk heap, in KiB.
@@ -12,7 +14,7 @@ func heapRSS(t *testing.T) int {
 	t.Helper()
 	raw, err := os.ReadFile("/proc/self/smaps")
 	if err != nil {
-		t.Skipf("no /proc/self/smaps: %v", err)
+		testenv.Missing(t, "no /proc/self/smaps to measure the heap with: %v", err)
 	}
 	inHeap, kb := false, 0
 	for _, l := range strings.Split(string(raw), "\n") {
