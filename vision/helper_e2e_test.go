@@ -21,7 +21,7 @@ import (
 // buildHelper builds cmd/kiosk-camera into a temporary directory and returns its path.
 func buildHelper(t *testing.T) string {
 	t.Helper()
-	requireSelfExec(t) // the go command builds for the machine, which must also be the test's
+	testenv.SelfExec(t) // the go command builds for the machine, which must also be the test's
 	goBin := filepath.Join(runtime.GOROOT(), "bin", "go")
 	if _, err := os.Stat(goBin); err != nil {
 		if goBin, err = exec.LookPath("go"); err != nil {

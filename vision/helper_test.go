@@ -8,7 +8,6 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strconv"
@@ -108,30 +107,10 @@ func (s *syncBuffer) String() string {
 	return s.b.String()
 }
 
-// selfExec reports once whether this test binary can be started as a child process: not when it
-// is a foreign-architecture binary run by qemu-user without binfmt_misc (scripts/ci-arm64), where
-// the kernel cannot execute it.
-var selfExec = sync.OnceValue(func() error {
-	exe, err := os.Executable()
-	if err != nil {
-		return err
-	}
-	return exec.Command(exe, "-test.run=^$").Run()
-})
-
-// requireSelfExec skips (or, under CI, fails) a test that starts helper processes when this test
-// binary cannot start processes of its own kind.
-func requireSelfExec(t *testing.T) {
-	t.Helper()
-	if err := selfExec(); err != nil {
-		testenv.Missing(t, "the test binary cannot start itself as a child process (%v): is it a foreign-architecture binary under qemu-user?", err)
-	}
-}
-
 // fakeHelperOptions sets the test binary up as the helper with the given modes.
 func fakeHelperOptions(t *testing.T, modes string, events *[]Event, logs *syncBuffer) LiveOptions {
 	t.Helper()
-	requireSelfExec(t)
+	testenv.SelfExec(t)
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)

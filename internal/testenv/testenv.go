@@ -33,3 +33,16 @@ func Tool(tb testing.TB, name string) string {
 	}
 	return p
 }
+
+// SelfExec calls Missing unless this test binary can start itself as a child process. It cannot
+// when it is a foreign-architecture binary run by qemu-user without binfmt_misc (scripts/ci-arm64).
+func SelfExec(tb testing.TB) {
+	tb.Helper()
+	exe, err := os.Executable()
+	if err == nil {
+		err = exec.Command(exe, "-test.run=^$").Run()
+	}
+	if err != nil {
+		Missing(tb, "the test binary cannot start itself as a child process (%v): is it a foreign-architecture binary under qemu-user?", err)
+	}
+}
