@@ -39,7 +39,7 @@ type Config struct {
 	Table int `toml:"table"`
 	// Event is the tournament name written into game records (SGF EV).
 	Event string `toml:"event"`
-	// Language is the interface language as a BCP 47 tag, e.g. "en", "fr", "ja".
+	// Language is the interface language: "en", "pl", "bg", "ru" or "cs" (another falls back to English).
 	Language string `toml:"language"`
 
 	Camera   Camera   `toml:"camera"`
@@ -85,6 +85,10 @@ type Display struct {
 	// Width and Height are the window size when not full screen.
 	Width  int `toml:"width"`
 	Height int `toml:"height"`
+	// SystemFonts lets text fall back to the fonts installed on the machine for characters the
+	// kiosk's own font lacks (it covers Latin, Greek and Cyrillic). Off, every screen looks the same
+	// on every machine and the kiosk needs about 5 MB less memory.
+	SystemFonts bool `toml:"system_fonts"`
 }
 
 // Game holds the defaults for a new game at this table; the director can change them per game.
@@ -325,7 +329,7 @@ var knownKeys = []string{
 	"table", "event", "language",
 	"camera", "camera.source", "camera.width", "camera.height", "camera.fps",
 	"pins", "pins.black", "pins.white", "pins.pass", "pins.director", "pins.buzzer", "pins.led", "pins.pull", "pins.debounce",
-	"display", "display.fullscreen", "display.width", "display.height",
+	"display", "display.fullscreen", "display.width", "display.height", "display.system_fonts",
 	"game", "game.rules", "game.size", "game.komi", "game.handicap", "game.time_control",
 	"director", "director.pin_hash",
 	"paths", "paths.journal_dir", "paths.games_dir", "paths.calibration",

@@ -180,7 +180,7 @@ func (c *CountScreen) SetView(v CountView) {
 
 func agreeText(c engine.Color, agreed bool) string {
 	if agreed {
-		return tr("{{.Color}} agrees ✓", "Color", colourName(c))
+		return tr("{{.Color}} agrees", "Color", colourName(c))
 	}
 	return tr("{{.Color}}: agree", "Color", colourName(c))
 }

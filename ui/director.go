@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"tengen/engine"
@@ -42,6 +43,9 @@ type DirectorScreen struct {
 	content *fyne.Container
 }
 
+// pinDelete is the PIN pad's key that deletes the last digit.
+const pinDelete = "delete"
+
 // NewDirectorScreen builds the PIN pad and the panel (shown once a PIN is typed).
 func NewDirectorScreen(h DirectorHandlers) *DirectorScreen {
 	d := &DirectorScreen{h: h}
@@ -50,11 +54,15 @@ func NewDirectorScreen(h DirectorHandlers) *DirectorScreen {
 	d.dots.Alignment = fyne.TextAlignCenter
 	d.padMsg = widget.NewLabelWithStyle(tr("Director PIN"), fyne.TextAlignCenter, fyne.TextStyle{Bold: true})
 	keys := container.NewGridWithColumns(3)
-	for _, k := range []string{"1", "2", "3", "4", "5", "6", "7", "8", "9", "⌫", "0", "OK"} {
+	for _, k := range []string{"1", "2", "3", "4", "5", "6", "7", "8", "9", pinDelete, "0", "OK"} {
 		k := k
 		b := widget.NewButton(k, func() { d.key(k) })
-		if k == "OK" {
+		switch k {
+		case "OK":
 			b.Importance = widget.HighImportance
+		case pinDelete: // an icon: the theme font has no backspace sign
+			b.SetText("")
+			b.SetIcon(theme.NavigateBackIcon())
 		}
 		keys.Add(b)
 	}
@@ -136,7 +144,7 @@ func (d *DirectorScreen) Unlocked() bool {
 
 func (d *DirectorScreen) key(k string) {
 	switch k {
-	case "⌫":
+	case pinDelete:
 		if d.pin != "" {
 			d.pin = d.pin[:len(d.pin)-1]
 		}
@@ -153,7 +161,7 @@ func (d *DirectorScreen) key(k string) {
 			d.pin += k
 		}
 	}
-	d.dots.Text = strings.Repeat("●", len(d.pin))
+	d.dots.Text = strings.Repeat("•", len(d.pin))
 	d.dots.Refresh()
 }
 

@@ -13,13 +13,21 @@ import (
 // leaves the focus in the field being typed into.
 type keyCap struct {
 	widget.BaseWidget
-	label string
-	tap   func()
+	label  string
+	symbol bool // the label is drawn in the theme's symbol font (arrows and the like)
+	tap    func()
 }
 
 func newKeyCap(label string, tap func()) *keyCap {
 	k := &keyCap{label: label, tap: tap}
 	k.ExtendBaseWidget(k)
+	return k
+}
+
+// newSymbolKeyCap is a key labelled with a sign from the theme's symbol font, such as an arrow.
+func newSymbolKeyCap(label string, tap func()) *keyCap {
+	k := newKeyCap(label, tap)
+	k.symbol = true
 	return k
 }
 
@@ -37,6 +45,7 @@ func (k *keyCap) CreateRenderer() fyne.WidgetRenderer {
 	txt := canvas.NewText(k.label, colText)
 	txt.Alignment = fyne.TextAlignCenter
 	txt.TextSize = 22
+	txt.TextStyle.Symbol = k.symbol
 	return &keyRenderer{k: k, bg: bg, txt: txt}
 }
 
@@ -91,10 +100,10 @@ func NewKeyboard(focused func() fyne.Focusable) *Keyboard {
 		}
 		rows.Add(line)
 	}
-	shift := newKeyCap("⇧", kb.toggleShift)
+	shift := newSymbolKeyCap("⇧", kb.toggleShift)
 	space := newKeyCap(tr("space"), func() { kb.typeRune(' ') })
-	back := newKeyCap("←", func() { kb.typeKey(fyne.KeyBackspace) })
-	enter := newKeyCap("↵", func() { kb.typeKey(fyne.KeyReturn) })
+	back := newSymbolKeyCap("←", func() { kb.typeKey(fyne.KeyBackspace) })
+	enter := newSymbolKeyCap("↵", func() { kb.typeKey(fyne.KeyReturn) })
 	rows.Add(container.NewBorder(nil, nil, sized(shift, 90), container.NewHBox(sized(back, 90), sized(enter, 90)), space))
 	kb.content = rows
 	return kb

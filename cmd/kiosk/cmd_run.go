@@ -141,7 +141,7 @@ func showConfigFault(ctx context.Context, o runOptions, fault *config.Error, log
 	if code == "" {
 		code = "en"
 	}
-	a, win, _, err := openWindow(code, size, full, log)
+	a, win, _, err := openWindow(code, size, full, config.Default().Display.SystemFonts, log)
 	if err != nil {
 		return err
 	}
@@ -154,8 +154,14 @@ func showConfigFault(ctx context.Context, o runOptions, fault *config.Error, log
 }
 
 // openWindow starts the Fyne app with the kiosk's theme and a window in language code (English
-// when code is unknown, which it logs); it returns the language in use.
-func openWindow(code string, size fyne.Size, fullscreen bool, log *slog.Logger) (fyne.App, fyne.Window, string, error) {
+// when code is unknown, which it logs); it returns the language in use. Unless systemFonts is set,
+// text is drawn in the theme's fonts only (see ui.ThemeFontsOnly).
+func openWindow(code string, size fyne.Size, fullscreen, systemFonts bool, log *slog.Logger) (fyne.App, fyne.Window, string, error) {
+	if !systemFonts {
+		if err := ui.ThemeFontsOnly(); err != nil {
+			log.Warn("fonts", "err", err)
+		}
+	}
 	a := fyneapp.NewWithID("org.tengen.kiosk")
 	a.Settings().SetTheme(ui.NewTheme())
 	if err := ui.LoadTranslations(); err != nil {
@@ -385,7 +391,7 @@ func (k *kiosk) run(parent context.Context) error {
 	if lang == "" {
 		lang = "en"
 	}
-	a, win, lang, err := openWindow(lang, wsize, fullscreen, k.log)
+	a, win, lang, err := openWindow(lang, wsize, fullscreen, k.cfg.Display.SystemFonts, k.log)
 	if err != nil {
 		return err
 	}
