@@ -11,6 +11,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime"
 	"syscall"
 )
 
@@ -54,6 +55,9 @@ func usage(w io.Writer) {
 }
 
 func main() {
+	// Nothing in the kiosk profiles memory. Left at its default, the runtime samples allocations
+	// and keeps their call stacks for the life of the process: 1.4 MB by the time the demo is idle.
+	runtime.MemProfileRate = 0
 	os.Exit(dispatch(os.Args[1:], os.Stdout, os.Stderr))
 }
 
