@@ -6,6 +6,7 @@ require (
 	fyne.io/fyne/v2 v2.7.1
 	github.com/BurntSushi/toml v1.5.0
 	github.com/coreos/go-systemd/v22 v22.6.0
+	github.com/go-text/render v0.2.0
 	github.com/go-text/typesetting v0.2.1
 	gocv.io/x/gocv v0.31.0
 	golang.org/x/image v0.24.0
@@ -24,7 +25,6 @@ require (
 	github.com/fyne-io/oksvg v0.2.0 // indirect
 	github.com/go-gl/gl v0.0.0-20231021071112-07e5d0ea2e71 // indirect
 	github.com/go-gl/glfw/v3.3/glfw v0.0.0-20240506104042-037f3cc74f2a // indirect
-	github.com/go-text/render v0.2.0 // indirect
 	github.com/godbus/dbus/v5 v5.1.0 // indirect
 	github.com/hack-pad/go-indexeddb v0.3.2 // indirect
 	github.com/hack-pad/safejs v0.1.0 // indirect

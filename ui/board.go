@@ -11,6 +11,7 @@ import (
 
 	"tengen/engine"
 	"tengen/internal/hoshi"
+	"tengen/internal/shapefont"
 )
 
 // Board is the recorded game board: wood, lines, star points, stones, the last move, marks and
@@ -83,11 +84,8 @@ type boardRenderer struct {
 	b       *Board
 	bg      *canvas.Rectangle
 	lines   []*canvas.Line
-	stars   []*canvas.Circle
-	terr    []*canvas.Rectangle
-	terrAt  []engine.Point
-	stones  []*canvas.Circle
-	stoneAt []engine.Point
+	shapes  []placedShape  // star points, territory, stones, dead crosses: glyphs of the shapes font
+	texts   []*canvas.Text // the shapes' text objects, reused from one view to the next
 	last    *canvas.Circle
 	marks   []fyne.CanvasObject
 	markAt  []markPlace
@@ -95,12 +93,43 @@ type boardRenderer struct {
 	size    int
 }
 
+// placedShape is one glyph of the shapes font standing on an intersection.
+type placedShape struct {
+	t    *canvas.Text
+	p    engine.Point
+	kind shapeKind
+}
+
+// shapeKind is what a placed shape shows, which sets its size.
+type shapeKind int8
+
+const (
+	shapeStar shapeKind = iota
+	shapeTerritory
+	shapeStone // a stone's disc or a white stone's rim
+	shapeDead  // the cross on a dead stone
+)
+
+// side is the width of the shape's box on a board whose lines are step apart.
+func (k shapeKind) side(step float32) float32 {
+	switch k {
+	case shapeStar:
+		return float32(math.Max(5, float64(step)*0.18))
+	case shapeTerritory:
+		return step * 0.4
+	case shapeDead:
+		return step * 0.6
+	}
+	return step * 0.96
+}
+
+// boardShapes is the font the board's shapes are drawn in (see package shapefont for why).
+var boardShapes = fyne.NewStaticResource("tengen-board-shapes.ttf", shapefont.Build())
+
 // markPlace remembers how to lay out one mark object.
 type markPlace struct {
-	p     engine.Point
-	kind  MarkKind
-	part  int // 0 ring/square, 1 and 2 the strokes of a cross
-	white bool
+	p    engine.Point
+	kind MarkKind
 }
 
 func (r *boardRenderer) Destroy() {}
@@ -115,7 +144,18 @@ func (r *boardRenderer) Refresh() {
 	canvas.Refresh(r.b)
 }
 
-// rebuild makes the canvas objects for the current view.
+// Colours of the board's shapes beyond the theme's.
+var (
+	colBlackTerritory = color.NRGBA{R: 0x10, G: 0x10, B: 0x12, A: 0xd0}
+	colWhiteTerritory = color.NRGBA{R: 0xfa, G: 0xfa, B: 0xfa, A: 0xe0}
+	colWhiteRim       = color.NRGBA{R: 0x55, G: 0x55, B: 0x55, A: 0xff}
+	colDeadBlack      = color.NRGBA{R: colBlack.R, G: colBlack.G, B: colBlack.B, A: 0x80}
+	colDeadWhite      = color.NRGBA{R: colWhite.R, G: colWhite.G, B: colWhite.B, A: 0x80}
+)
+
+// rebuild makes the canvas objects for the current view. Shapes of one colour are kept together
+// in drawing order, so that the GL driver draws each run as one state (stones do not overlap, so
+// the order between them does not show).
 func (r *boardRenderer) rebuild() {
 	v := r.b.view
 	n := v.Size
@@ -129,114 +169,112 @@ func (r *boardRenderer) rebuild() {
 			l := canvas.NewLine(colLine)
 			r.lines = append(r.lines, l)
 		}
-		r.stars = r.stars[:0]
-		for range hoshi.Points(n) {
-			r.stars = append(r.stars, canvas.NewCircle(colLine))
-		}
 	}
-	r.terr, r.terrAt = r.terr[:0], r.terrAt[:0]
-	r.stones, r.stoneAt = r.stones[:0], r.stoneAt[:0]
+	r.shapes = r.shapes[:0]
 	r.marks, r.markAt = r.marks[:0], r.markAt[:0]
 	r.last = nil
-	dead := map[engine.Point]bool{}
-	for _, m := range v.Marks {
-		if m.Kind == MarkDead {
-			dead[m.Point] = true
-		}
-	}
 	if n > 0 {
-		if len(v.Territory) == n*n {
-			for i, c := range v.Territory {
-				if c != engine.Black && c != engine.White {
-					continue
-				}
-				col := color.NRGBA{R: 0x10, G: 0x10, B: 0x12, A: 0xd0}
-				if c == engine.White {
-					col = color.NRGBA{R: 0xfa, G: 0xfa, B: 0xfa, A: 0xe0}
-				}
-				rect := canvas.NewRectangle(col)
-				r.terr = append(r.terr, rect)
-				r.terrAt = append(r.terrAt, engine.Point{X: i % n, Y: i / n})
-			}
-		}
-		for i, c := range v.Stones {
-			if c != engine.Black && c != engine.White {
-				continue
-			}
-			p := engine.Point{X: i % n, Y: i / n}
-			circ := canvas.NewCircle(colBlack)
-			circ.StrokeColor = color.NRGBA{A: 0xff}
-			circ.StrokeWidth = 1
-			if c == engine.White {
-				circ.FillColor = colWhite
-				circ.StrokeColor = color.NRGBA{R: 0x55, G: 0x55, B: 0x55, A: 0xff}
-			}
-			if dead[p] {
-				fc := circ.FillColor.(color.NRGBA)
-				fc.A = 0x80
-				circ.FillColor = fc
-			}
-			r.stones = append(r.stones, circ)
-			r.stoneAt = append(r.stoneAt, p)
-		}
-		if v.HasLast && v.LastMove.In(n) {
-			c := v.At(v.LastMove)
-			ring := canvas.NewCircle(color.Transparent)
-			ring.StrokeWidth = 3
-			ring.StrokeColor = colWhite
-			if c == engine.White || c == engine.Empty {
-				ring.StrokeColor = colBlack
-			}
-			r.last = ring
-		}
-		for _, m := range v.Marks {
-			onWhite := v.At(m.Point) == engine.White
-			switch m.Kind {
-			case MarkIllegal, MarkRemove:
-				col := colIllegal
-				if m.Kind == MarkRemove {
-					col = colRemove
-				}
-				ring := canvas.NewCircle(color.NRGBA{R: col.R, G: col.G, B: col.B, A: 0x50})
-				ring.StrokeColor = col
-				ring.StrokeWidth = 5
-				r.marks = append(r.marks, ring)
-				r.markAt = append(r.markAt, markPlace{p: m.Point, kind: m.Kind})
-			case MarkFix:
-				sq := canvas.NewRectangle(color.NRGBA{R: colDiffers.R, G: colDiffers.G, B: colDiffers.B, A: 0x40})
-				sq.StrokeColor = colDiffers
-				sq.StrokeWidth = 5
-				r.marks = append(r.marks, sq)
-				r.markAt = append(r.markAt, markPlace{p: m.Point, kind: m.Kind})
-			case MarkDead:
-				col := colIllegal
-				for part := 1; part <= 2; part++ {
-					l := canvas.NewLine(col)
-					l.StrokeWidth = 4
-					r.marks = append(r.marks, l)
-					r.markAt = append(r.markAt, markPlace{p: m.Point, kind: m.Kind, part: part, white: onWhite})
-				}
-			}
-		}
+		r.rebuildShapes(v, n)
+		r.rebuildMarks(v, n)
 	}
 	r.objects = r.objects[:0]
 	r.objects = append(r.objects, r.bg)
 	for _, l := range r.lines {
 		r.objects = append(r.objects, l)
 	}
-	for _, s := range r.stars {
-		r.objects = append(r.objects, s)
-	}
-	for _, t := range r.terr {
-		r.objects = append(r.objects, t)
-	}
-	for _, s := range r.stones {
-		r.objects = append(r.objects, s)
+	for _, s := range r.shapes {
+		r.objects = append(r.objects, s.t)
 	}
 	if r.last != nil {
 		r.objects = append(r.objects, r.last)
 	}
 	r.objects = append(r.objects, r.marks...)
+}
+
+// rebuildShapes places the star points, territory, stones and dead crosses, one colour at a time.
+func (r *boardRenderer) rebuildShapes(v BoardView, n int) {
+	add := func(glyph rune, col color.NRGBA, kind shapeKind, p engine.Point) {
+		i := len(r.shapes)
+		if i == len(r.texts) {
+			t := canvas.NewText("", col)
+			t.FontSource = boardShapes
+			r.texts = append(r.texts, t)
+		}
+		t := r.texts[i]
+		t.Text, t.Color = string(glyph), col
+		r.shapes = append(r.shapes, placedShape{t: t, p: p, kind: kind})
+	}
+	for _, s := range hoshi.Points(n) {
+		add(shapefont.Disc, colLine, shapeStar, engine.Point{X: s[0], Y: s[1]})
+	}
+	dead := map[engine.Point]bool{}
+	for _, m := range v.Marks {
+		if m.Kind == MarkDead {
+			dead[m.Point] = true
+		}
+	}
+	points := func(want func(engine.Point) bool, do func(engine.Point)) {
+		for i := 0; i < n*n; i++ {
+			if p := (engine.Point{X: i % n, Y: i / n}); want(p) {
+				do(p)
+			}
+		}
+	}
+	if len(v.Territory) == n*n {
+		for _, tc := range []struct {
+			c   engine.Color
+			col color.NRGBA
+		}{{engine.Black, colBlackTerritory}, {engine.White, colWhiteTerritory}} {
+			points(func(p engine.Point) bool { return v.Territory[p.Y*n+p.X] == tc.c },
+				func(p engine.Point) { add(shapefont.Square, tc.col, shapeTerritory, p) })
+		}
+	}
+	for _, sc := range []struct {
+		c    engine.Color
+		dead bool
+		col  color.NRGBA
+	}{{engine.Black, false, colBlack}, {engine.Black, true, colDeadBlack}, {engine.White, false, colWhite}, {engine.White, true, colDeadWhite}} {
+		points(func(p engine.Point) bool { return v.At(p) == sc.c && dead[p] == sc.dead },
+			func(p engine.Point) { add(shapefont.Disc, sc.col, shapeStone, p) })
+	}
+	points(func(p engine.Point) bool { return v.At(p) == engine.White },
+		func(p engine.Point) { add(shapefont.Rim, colWhiteRim, shapeStone, p) })
+	points(func(p engine.Point) bool { return dead[p] && v.At(p) != engine.Empty },
+		func(p engine.Point) { add(shapefont.Cross, colIllegal, shapeDead, p) })
+}
+
+// rebuildMarks makes the last-move ring and the verdicts' marks (few, so plain canvas objects).
+func (r *boardRenderer) rebuildMarks(v BoardView, n int) {
+	if v.HasLast && v.LastMove.In(n) {
+		c := v.At(v.LastMove)
+		ring := canvas.NewCircle(color.Transparent)
+		ring.StrokeWidth = 3
+		ring.StrokeColor = colWhite
+		if c == engine.White || c == engine.Empty {
+			ring.StrokeColor = colBlack
+		}
+		r.last = ring
+	}
+	for _, m := range v.Marks {
+		switch m.Kind {
+		case MarkIllegal, MarkRemove:
+			col := colIllegal
+			if m.Kind == MarkRemove {
+				col = colRemove
+			}
+			ring := canvas.NewCircle(color.NRGBA{R: col.R, G: col.G, B: col.B, A: 0x50})
+			ring.StrokeColor = col
+			ring.StrokeWidth = 5
+			r.marks = append(r.marks, ring)
+			r.markAt = append(r.markAt, markPlace{p: m.Point, kind: m.Kind})
+		case MarkFix:
+			sq := canvas.NewRectangle(color.NRGBA{R: colDiffers.R, G: colDiffers.G, B: colDiffers.B, A: 0x40})
+			sq.StrokeColor = colDiffers
+			sq.StrokeWidth = 5
+			r.marks = append(r.marks, sq)
+			r.markAt = append(r.markAt, markPlace{p: m.Point, kind: m.Kind})
+		}
+	}
 }
 
 func (r *boardRenderer) Layout(sz fyne.Size) {
@@ -266,14 +304,10 @@ func (r *boardRenderer) Layout(sz fyne.Size) {
 		o.Move(fyne.NewPos(c.X-rad, c.Y-rad))
 		o.Resize(fyne.NewSize(2*rad, 2*rad))
 	}
-	for i, s := range hoshi.Points(n) {
-		square(r.stars[i], engine.Point{X: s[0], Y: s[1]}, float32(math.Max(2.5, float64(g.step)*0.09)))
-	}
-	for i, t := range r.terr {
-		square(t, r.terrAt[i], g.step*0.2)
-	}
-	for i, s := range r.stones {
-		square(s, r.stoneAt[i], g.step*0.48)
+	for _, s := range r.shapes {
+		side := s.kind.side(g.step)
+		s.t.TextSize = side
+		square(s.t, s.p, side/2)
 	}
 	if r.last != nil {
 		square(r.last, r.b.view.LastMove, g.step*0.22)
@@ -285,16 +319,6 @@ func (r *boardRenderer) Layout(sz fyne.Size) {
 			square(m, pl.p, g.step*0.5)
 		case MarkFix:
 			square(m, pl.p, g.step*0.46)
-		case MarkDead:
-			l := m.(*canvas.Line)
-			c := at(pl.p)
-			d := g.step * 0.26
-			if pl.part == 1 {
-				l.Position1, l.Position2 = fyne.NewPos(c.X-d, c.Y-d), fyne.NewPos(c.X+d, c.Y+d)
-			} else {
-				l.Position1, l.Position2 = fyne.NewPos(c.X-d, c.Y+d), fyne.NewPos(c.X+d, c.Y-d)
-			}
-			l.StrokeWidth = float32(math.Max(2, float64(g.step)/12))
 		}
 	}
 }
