@@ -106,43 +106,49 @@ func newRectifier(n frameNorm, va, vb vanishing, segs []normSeg) (rectifier, boo
 
 // profiles warps the line map into the canvas and returns, per canvas column, the evidence for
 // a vertical line there and, per canvas row, for a horizontal one. Directional erosion keeps
-// lines of the wanted direction and drops the crossing ones.
+// lines of the wanted direction and drops the crossing ones. The canvas is warped a row at a
+// time into a window of the rows the vertical erosion needs, not as a whole picture.
 func (r rectifier) profiles(lines *plane) (px, py []float64) {
 	n := r.size
-	canvas := make([]float32, n*n)
+	const half = 6 // erosion half-length in canvas pixels
+	const win = 2*half + 1
+	ring := make([]float32, win*n)
+	row := func(y int) []float32 { i := y % win; return ring[i*n : (i+1)*n] }
 	fm := r.fromCanvas
-	for y := 0; y < n; y++ {
-		for x := 0; x < n; x++ {
-			sx, sy, ok := fm.applyPt(float64(x), float64(y))
-			if ok {
-				canvas[y*n+x] = lines.at(sx, sy)
+	warp := func(y int) {
+		out := row(y)
+		for x := range out {
+			out[x] = 0
+			if sx, sy, ok := fm.applyPt(float64(x), float64(y)); ok {
+				out[x] = lines.at(sx, sy)
 			}
 		}
 	}
-	const half = 6 // erosion half-length in canvas pixels
+	for y := 0; y < min(half, n); y++ {
+		warp(y)
+	}
 	px = make([]float64, n)
 	py = make([]float64, n)
 	for y := 0; y < n; y++ {
-		for x := 0; x < n; x++ {
-			// Vertical erosion: minimum over a vertical run.
-			mv := float32(math.MaxFloat32)
-			for d := -half; d <= half; d++ {
-				yy := y + d
-				if yy < 0 || yy >= n {
-					mv = 0
-					break
+		if y+half < n {
+			warp(y + half)
+		}
+		// Vertical erosion: the minimum over a vertical run (nothing near the top and bottom).
+		if y >= half && y+half < n {
+			for x := 0; x < n; x++ {
+				mv := float32(math.MaxFloat32)
+				for d := -half; d <= half; d++ {
+					mv = min(mv, row(y + d)[x])
 				}
-				mv = min(mv, canvas[yy*n+x])
+				px[x] += float64(mv)
 			}
-			px[x] += float64(mv)
+		}
+		// Horizontal erosion along the row (nothing near the left and right edges).
+		cur := row(y)
+		for x := half; x+half < n; x++ {
 			mh := float32(math.MaxFloat32)
-			for d := -half; d <= half; d++ {
-				xx := x + d
-				if xx < 0 || xx >= n {
-					mh = 0
-					break
-				}
-				mh = min(mh, canvas[y*n+xx])
+			for _, v := range cur[x-half : x+half+1] {
+				mh = min(mh, v)
 			}
 			py[y] += float64(mh)
 		}

@@ -73,7 +73,6 @@ func planeFromMat(m gocv.Mat) (plane, error) {
 type workImage struct {
 	sx, sy float64 // work pixels per original pixel (<= 1), horizontally and vertically
 	lines  plane   // black-hat response, lightly blurred, in work pixels
-	gray   plane   // grey levels in work pixels
 	segs   []segment
 	trace  tracer // developer tracing; nil in production
 }
@@ -137,9 +136,6 @@ func prepareWith(img gocv.Mat, maxSide int, segments, light bool) (*workImage, e
 	w := &workImage{sx: sx, sy: sy}
 	var err error
 	if w.lines, err = planeFromMat(bh); err != nil {
-		return nil, err
-	}
-	if w.gray, err = planeFromMat(gray); err != nil {
 		return nil, err
 	}
 	if segments {
