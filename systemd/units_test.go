@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -162,6 +163,11 @@ func TestKioskUnitPromises(t *testing.T) {
 		if !found {
 			t.Errorf("%s=%s missing (have %q)", k, v, d[k])
 		}
+	}
+	// Mesa finds its shader cache through XDG_CACHE_HOME: it must be the unit's cache directory.
+	if !slices.Contains(d["CacheDirectory"], "tengen") || !slices.Contains(d["Environment"], "XDG_CACHE_HOME=/var/cache/tengen") {
+		t.Errorf("the shader cache must live in CacheDirectory=tengen with XDG_CACHE_HOME=/var/cache/tengen (have %q, %q)",
+			d["CacheDirectory"], d["Environment"])
 	}
 	if !strings.Contains(strings.Join(d["SystemCallFilter"], " "), "@system-service") {
 		t.Error("SystemCallFilter=@system-service missing")
