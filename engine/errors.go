@@ -139,37 +139,66 @@ func citation(rules string, r Reason) string {
 // Error is the plain-language sentence, e.g.
 // "AGA rule 6: this would repeat the position after move 112 with Black to play".
 func (e *IllegalMoveError) Error() string {
-	cite := citation(e.Rules, e.Reason)
+	text, args := e.Sentence()
+	return FillSentence(text, args)
+}
+
+// Sentence is Error's sentence as an English template with {{.Name}} fields and their values, so
+// that a screen can say it in another language: Rule is the article cited ("AGA rule 6"), Color
+// and Opponent are "Black" or "White", Point a vertex ("D4"), the rest numbers and moves.
+func (e *IllegalMoveError) Sentence() (text string, args map[string]string) {
 	size := e.Size
 	if size == 0 {
 		size = 19
 	}
-	pt := e.Move.Point.GTP(size)
-	who := e.Move.Color.title()
+	args = map[string]string{
+		"Rule":     citation(e.Rules, e.Reason),
+		"Point":    e.Move.Point.GTP(size),
+		"Color":    e.Move.Color.title(),
+		"Opponent": e.Move.Color.Opponent().title(),
+	}
 	switch e.Reason {
 	case Occupied:
-		return fmt.Sprintf("%s: %s is not empty; a stone may only be played on an empty point", cite, pt)
+		return "{{.Rule}}: {{.Point}} is not empty; a stone may only be played on an empty point", args
 	case OffBoard:
-		return fmt.Sprintf("%s: the point is not on the %dx%d board", cite, size, size)
+		args["Size"] = fmt.Sprint(size)
+		return "{{.Rule}}: the point is not on the {{.Size}}x{{.Size}} board", args
 	case Suicide:
-		return fmt.Sprintf("%s: suicide is not allowed; %s at %s would leave its own stones without liberties", cite, who, pt)
+		return "{{.Rule}}: suicide is not allowed; {{.Color}} at {{.Point}} would leave its own stones without liberties", args
 	case Ko:
-		return fmt.Sprintf("%s: ko; %s may not retake the ko at %s at once, play elsewhere first", cite, who, pt)
+		return "{{.Rule}}: ko; {{.Color}} may not retake the ko at {{.Point}} at once, play elsewhere first", args
 	case KoConfirmation:
-		return fmt.Sprintf("%s: while confirming life and death, %s may retake the ko at %s only after passing for it", cite, who, pt)
+		return "{{.Rule}}: while confirming life and death, {{.Color}} may retake the ko at {{.Point}} only after passing for it", args
 	case ReasonPositionalSuperko:
-		return fmt.Sprintf("%s: this would repeat the board position after move %d (positional superko)", cite, e.Repeats)
+		args["Move"] = fmt.Sprint(e.Repeats)
+		return "{{.Rule}}: this would repeat the board position after move {{.Move}} (positional superko)", args
 	case ReasonSituationalSuperko:
-		return fmt.Sprintf("%s: this would repeat the position after move %d with %s to play", cite, e.Repeats, e.Move.Color.Opponent().title())
+		args["Move"] = fmt.Sprint(e.Repeats)
+		return "{{.Rule}}: this would repeat the position after move {{.Move}} with {{.Opponent}} to play", args
 	case WrongPlayer:
-		return fmt.Sprintf("%s: it is %s's turn, not %s's", cite, e.ToMove.title(), who)
+		args["ToMove"] = e.ToMove.title()
+		return "{{.Rule}}: it is {{.ToMove}}'s turn, not {{.Color}}'s", args
 	case GameStopped:
 		if e.Owed {
-			return "AGA rule 11: the game is stopped; White owes the last pass so that both have made the same number of moves"
+			args["Rule"] = "AGA rule 11"
+			return "{{.Rule}}: the game is stopped; White owes the last pass so that both have made the same number of moves", args
 		}
-		return fmt.Sprintf("%s: two passes stopped the game; resume play before moving", cite)
+		return "{{.Rule}}: two passes stopped the game; resume play before moving", args
 	case GameEnded:
-		return fmt.Sprintf("%s: the game has ended; no more moves", cite)
+		return "{{.Rule}}: the game has ended; no more moves", args
 	}
-	return fmt.Sprintf("%s: illegal move %s (%s)", cite, e.Move.GTP(size), e.Reason)
+	args["Move"], args["Reason"] = e.Move.GTP(size), e.Reason.String()
+	return "{{.Rule}}: illegal move {{.Move}} ({{.Reason}})", args
+}
+
+// FillSentence puts args into text's {{.Name}} fields (a field without a value is left as it is).
+func FillSentence(text string, args map[string]string) string {
+	if len(args) == 0 || !strings.Contains(text, "{{.") {
+		return text
+	}
+	pairs := make([]string, 0, 2*len(args))
+	for k, v := range args {
+		pairs = append(pairs, "{{."+k+"}}", v)
+	}
+	return strings.NewReplacer(pairs...).Replace(text)
 }

@@ -140,9 +140,12 @@ func (k VerdictKind) Alert() bool {
 // Verdict is one thing the referee said: a plain sentence with the fix, and the points involved
 // so the UI can highlight them.
 type Verdict struct {
-	Kind       VerdictKind    `json:"kind"`
-	Color      engine.Color   `json:"color,omitempty"` // whose move, press or fault; Empty when nobody's
-	Message    string         `json:"message"`
+	Kind    VerdictKind  `json:"kind"`
+	Color   engine.Color `json:"color,omitempty"` // whose move, press or fault; Empty when nobody's
+	Message string       `json:"message"`
+	// Says is Message as phrases a screen can translate; verdicts that screens show as words
+	// (illegal moves, the director's) have it. Message is their English.
+	Says       []Phrase       `json:"says,omitempty"`
 	Points     []engine.Point `json:"points,omitempty"`
 	MoveNumber int            `json:"moveNumber,omitempty"` // the game's move number when it was said
 	At         time.Time      `json:"at"`

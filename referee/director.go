@@ -51,7 +51,7 @@ func (t *Table) Director(pin string, a DirectorAction, at time.Time) error {
 		if err := t.append(&event{Seq: t.seq, Kind: kindDenied, At: at, Director: &a}); err != nil {
 			t.seq--
 		}
-		t.setBanner(Verdict{Kind: VerdictDirector, At: at, Message: "Wrong director PIN: nothing was changed."})
+		t.setBanner(Verdict{Kind: VerdictDirector, At: at, Says: []Phrase{phrase("Wrong director PIN: nothing was changed.")}})
 		t.outbox = nil
 		t.bump()
 		return ErrBadPIN
@@ -159,9 +159,19 @@ func (t *Table) applyDirector(a DirectorAction, at time.Time) error {
 	if a.Note != "" {
 		note = " (" + a.Note + ")"
 	}
-	say := func(msg string, pts ...engine.Point) {
-		t.comment("Director: " + msg + note)
-		t.setBanner(Verdict{Kind: VerdictDirector, At: at, Points: pts, Message: "Director: " + msg + note})
+	// withNote adds the director's note to what the banner says.
+	withNote := func(ps []Phrase) []Phrase {
+		if a.Note != "" {
+			ps = append(ps, phrase("({{.Note}})", "Note", a.Note))
+		}
+		return ps
+	}
+	// say announces the director's action, noted in the record too.
+	say := func(ps []Phrase, pts ...engine.Point) {
+		ps = withNote(ps)
+		v := Verdict{Kind: VerdictDirector, At: at, Points: pts, Says: ps, Message: sentences(ps)}
+		t.comment(v.Message)
+		t.setBanner(v)
 	}
 	switch a.Kind {
 	case DirectorUndo:
@@ -173,16 +183,19 @@ func (t *Table) applyDirector(a DirectorAction, at time.Time) error {
 		delete(t.notes, n)
 		t.reopen(at)
 		var fix []engine.Point
-		msg := fmt.Sprintf("move %d (%s) taken back; %s to play", n, last.Move.GTP(size), title(g.ToMove()))
+		says := []Phrase{phrase("Director: move {{.N}} ({{.Move}}) taken back; {{.Color}} to play.",
+			"N", fmt.Sprint(n), "Move", last.Move.GTP(size), "Color", title(g.ToMove()))}
 		if !last.Move.Pass {
 			fix = append([]engine.Point{last.Move.Point}, last.Captured...)
-			msg += fmt.Sprintf(". Take the stone off %s", last.Move.Point.GTP(size))
 			if len(last.Captured) > 0 {
-				msg += fmt.Sprintf(" and put back the stones at %s", vertices(size, sortedPoints(last.Captured)))
+				says = append(says, phrase("Take the stone off {{.Point}} and put back the stones at {{.Points}}.",
+					"Point", last.Move.Point.GTP(size), "Points", vertices(size, sortedPoints(last.Captured))))
+			} else {
+				says = append(says, phrase("Take the stone off {{.Point}}.", "Point", last.Move.Point.GTP(size)))
 			}
 		}
 		t.differs = fix
-		say(msg+".", fix...)
+		say(says, fix...)
 	case DirectorCorrect:
 		n := a.Number
 		if n == 0 {
@@ -192,16 +205,18 @@ func (t *Table) applyDirector(a DirectorAction, at time.Time) error {
 		m, _ := parseMove(a.Move, size)
 		m.Color = old.Move.Color
 		if err := t.rewrite(n, m); err != nil {
-			t.setBanner(Verdict{Kind: VerdictDirector, At: at, Message: "Director: correction refused: " + err.Error()})
+			t.setBanner(Verdict{Kind: VerdictDirector, At: at,
+				Says: []Phrase{phrase("Director: correction refused: {{.Err}}", "Err", err.Error())}})
 			return err
 		}
 		t.reopen(at)
 		t.differs = nil
-		msg := fmt.Sprintf("move %d corrected from %s to %s", n, old.Move.GTP(size), m.GTP(size))
+		args := []string{"N", fmt.Sprint(n), "From", old.Move.GTP(size), "To", m.GTP(size)}
 		if !old.Move.Pass || !m.Pass {
-			msg += "; make the board match the record"
+			say([]Phrase{phrase("Director: move {{.N}} corrected from {{.From}} to {{.To}}; make the board match the record.", args...)})
+		} else {
+			say([]Phrase{phrase("Director: move {{.N}} corrected from {{.From}} to {{.To}}.", args...)})
 		}
-		say(msg)
 		if g.Phase() == engine.Stopped {
 			t.enterStop(at)
 		}
@@ -218,7 +233,7 @@ func (t *Table) applyDirector(a DirectorAction, at time.Time) error {
 				return err
 			}
 		}
-		say(fmt.Sprintf("%s's clock set to %s", title(a.Color), t.clk.Display(side).Text))
+		say([]Phrase{phrase("Director: {{.Color}}'s clock set to {{.Time}}.", "Color", title(a.Color), "Time", t.clk.Display(side).Text)})
 	case DirectorEnd:
 		t.comment("Director: the game ends with the result " + a.Result + note)
 		t.end(a.Result, at, "Director: the game ends: "+resultWords(a.Result)+" ("+a.Result+")"+note+".")
@@ -233,13 +248,14 @@ func (t *Table) applyDirector(a DirectorAction, at time.Time) error {
 		}
 		t.accept(played, at, "Director: illegal move "+m.GTP(size)+" retracted; "+title(m.Color)+" passes"+note)
 		t.differs = []engine.Point{m.Point}
-		t.setBanner(Verdict{Kind: VerdictDirector, At: at, Points: []engine.Point{m.Point},
-			Message: fmt.Sprintf("Director: %s takes the stone on %s back and passes%s.", title(m.Color), m.Point.GTP(size), note)})
+		says := withNote([]Phrase{phrase("Director: {{.Color}} takes the stone on {{.Point}} back and passes.",
+			"Color", title(m.Color), "Point", m.Point.GTP(size))})
+		t.setBanner(Verdict{Kind: VerdictDirector, At: at, Points: []engine.Point{m.Point}, Says: says}) // accept wrote the comment
 	case DirectorPause:
 		t.pauseClock(at)
 		t.phase = PhaseHalted
 		t.halted = &halt{Message: a.Note}
-		say("play paused; the clocks are stopped")
+		say([]Phrase{phrase("Director: play paused; the clocks are stopped.")})
 	case DirectorResume:
 		h := t.halted
 		t.halted = nil
@@ -250,9 +266,10 @@ func (t *Table) applyDirector(a DirectorAction, at time.Time) error {
 		t.paused = false
 		if h != nil && h.Move != nil {
 			t.differs = []engine.Point{h.Move.Point}
-			say(fmt.Sprintf("play resumes; the illegal stone on %s is taken back and %s plays again", h.Move.Point.GTP(size), title(h.Move.Color)), h.Move.Point)
+			say([]Phrase{phrase("Director: play resumes; the illegal stone on {{.Point}} is taken back and {{.Color}} plays again.",
+				"Point", h.Move.Point.GTP(size), "Color", title(h.Move.Color))}, h.Move.Point)
 		} else {
-			say(fmt.Sprintf("play resumes: %s to play", title(g.ToMove())))
+			say([]Phrase{phrase("Director: play resumes: {{.Color}} to play.", "Color", title(g.ToMove()))})
 		}
 	}
 	if !t.replaying {

@@ -52,7 +52,7 @@ func (t *Table) enterStop(at time.Time) {
 	t.rescore()
 	t.comment("The game stopped after two passes.")
 	t.setBanner(Verdict{Kind: VerdictStopped, At: at,
-		Message: "Two passes stop the game. Mark the dead stones (touch a group, or take its stones off the board), then both players press their clock to confirm; or ask to resume play."})
+		Says: []Phrase{phrase("Two passes stop the game. Mark the dead stones (touch a group, or take its stones off the board), then both players press their clock to confirm; or ask to resume play.")}})
 	if t.opts.Proposer != nil {
 		t.propBusy = true
 		if !t.replaying {
@@ -217,7 +217,7 @@ func (t *Table) count(at time.Time, prefix string) {
 	dead := t.deadList()
 	sc, err := g.Score(dead)
 	if err != nil {
-		t.setBanner(Verdict{Kind: VerdictDirector, At: at, Message: "The count failed (" + err.Error() + "): call the director."})
+		t.setBanner(Verdict{Kind: VerdictDirector, At: at, Says: []Phrase{phrase("The count failed ({{.Err}}): call the director.", "Err", err.Error())}})
 		return
 	}
 	t.score = &sc

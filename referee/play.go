@@ -349,7 +349,7 @@ func (t *Table) waitingBanner() {
 func (t *Table) applyPress(p clock.Press, at time.Time) error {
 	t.presses++
 	if p.Button == clock.DirectorButton {
-		t.setBanner(Verdict{Kind: VerdictDirector, At: at, Message: "The director is called."})
+		t.setBanner(Verdict{Kind: VerdictDirector, At: at, Says: []Phrase{phrase("The director is called.")}})
 		return nil
 	}
 	switch p.Button {
@@ -699,8 +699,9 @@ func (t *Table) illegal(m engine.Move, ime *engine.IllegalMoveError, at time.Tim
 		t.phase = PhaseHalted
 		t.pauseClock(at)
 		t.comment(fmt.Sprintf("Illegal move %s: %s. Play halted for the director.", m.GTP(size), sentence))
+		says := []Phrase{illegalPhrase(ime), phrase("Play is halted and the clocks are stopped: call the director.")}
 		t.setBanner(Verdict{Kind: VerdictIllegal, Color: m.Color, At: at, Points: pts,
-			Message: fmt.Sprintf("Illegal move: %s. Play is halted and the clocks are stopped: call the director.", sentence)})
+			Message: "Illegal move: " + sentences(says), Says: says})
 		return
 	}
 	played, err := g.RetractAndPass(m)
@@ -712,17 +713,24 @@ func (t *Table) illegal(m engine.Move, ime *engine.IllegalMoveError, at time.Tim
 	if t.phase == PhaseEnded {
 		return
 	}
-	msg := fmt.Sprintf("Illegal move: %s. %s takes the stone on %s back and passes instead (AGA rule 8)", sentence, title(m.Color), m.Point.GTP(size))
+	retract := phrase("{{.Color}} takes the stone on {{.Point}} back and passes instead (AGA rule 8).",
+		"Color", title(m.Color), "Point", m.Point.GTP(size))
 	if t.rules.PassStones {
-		msg += fmt.Sprintf(", handing one pass stone to %s", title(m.Color.Opponent()))
+		retract = phrase("{{.Color}} takes the stone on {{.Point}} back and passes instead (AGA rule 8), handing one pass stone to {{.Opponent}}.",
+			"Color", title(m.Color), "Point", m.Point.GTP(size), "Opponent", title(m.Color.Opponent()))
 	}
-	msg += "."
+	says := []Phrase{illegalPhrase(ime), retract}
 	if t.phase == PhasePlaying {
 		t.differs = []engine.Point{m.Point}
 	} else {
-		msg += " " + t.banner.Message // the retraction's pass stopped the game
+		// The retraction's pass stopped the game: say that too.
+		if len(t.banner.Says) > 0 {
+			says = append(says, t.banner.Says...)
+		} else if t.banner.Message != "" {
+			says = append(says, phrase(t.banner.Message))
+		}
 	}
-	t.setBanner(Verdict{Kind: VerdictIllegal, Color: m.Color, At: at, Points: pts, Message: msg})
+	t.setBanner(Verdict{Kind: VerdictIllegal, Color: m.Color, At: at, Points: pts, Message: "Illegal move: " + sentences(says), Says: says})
 }
 
 func (t *Table) pass(at time.Time) error {

@@ -119,7 +119,7 @@ func timeLeft(st clock.State, side clock.Side) sgf.TimeLeft {
 func (t *Table) saveSGF() {
 	if err := t.writeSGF(); err != nil {
 		t.log.Error("writing the SGF", "path", t.opts.SGFPath, "err", err)
-		t.setBanner(Verdict{Kind: VerdictDirector, At: t.lastAt, Message: "The game record cannot be written (" + err.Error() + "): call the director."})
+		t.setBanner(Verdict{Kind: VerdictDirector, At: t.lastAt, Says: []Phrase{phrase("The game record cannot be written ({{.Err}}): call the director.", "Err", err.Error())}})
 	}
 }
 
@@ -138,7 +138,7 @@ func (t *Table) fileGame() {
 	path := filepath.Join(t.opts.GamesDir, GameFileName(t.setup))
 	if err := WriteFileAtomic(path, t.record().MarshalSGF(), !t.opts.NoSync); err != nil {
 		t.log.Error("filing the game", "path", path, "err", err)
-		t.setBanner(Verdict{Kind: VerdictDirector, At: t.lastAt, Message: "The finished game cannot be filed (" + err.Error() + "): call the director."})
+		t.setBanner(Verdict{Kind: VerdictDirector, At: t.lastAt, Says: []Phrase{phrase("The finished game cannot be filed ({{.Err}}): call the director.", "Err", err.Error())}})
 		return
 	}
 	t.gamePath = path

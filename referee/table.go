@@ -358,7 +358,8 @@ func (t *Table) append(ev *event) error {
 		return fmt.Errorf("%w: %w", ErrJournal, err)
 	}
 	if err := t.jr.Append(b); err != nil {
-		t.setBanner(Verdict{Kind: VerdictDirector, Message: "The journal cannot be written (" + err.Error() + "): call the director", At: ev.At})
+		t.setBanner(Verdict{Kind: VerdictDirector, At: ev.At,
+			Says: []Phrase{phrase("The journal cannot be written ({{.Err}}): call the director.", "Err", err.Error())}})
 		t.bump()
 		return fmt.Errorf("%w: %w", ErrJournal, err)
 	}
@@ -463,6 +464,9 @@ func (t *Table) parsePoint(s string) (engine.Point, error) {
 
 // setBanner makes v the current message and adds it to the history and the outputs.
 func (t *Table) setBanner(v Verdict) {
+	if v.Message == "" && len(v.Says) > 0 {
+		v.Message = sentences(v.Says)
+	}
 	if t.game != nil && v.MoveNumber == 0 {
 		v.MoveNumber = t.game.MoveNumber()
 	}

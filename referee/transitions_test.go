@@ -586,6 +586,13 @@ func TestTransitions(t *testing.T) {
 					t.Errorf("banner %q does not contain %q", s.Banner.Message, w)
 				}
 			}
+			// What a screen shows of the banner is its phrases: they must say the message.
+			if len(s.Banner.Says) > 0 && strings.TrimPrefix(s.Banner.Message, "Illegal move: ") != sentences(s.Banner.Says) {
+				t.Errorf("banner %q, its phrases say %q", s.Banner.Message, sentences(s.Banner.Says))
+			}
+			if (s.Banner.Kind == VerdictIllegal || s.Banner.Kind == VerdictDirector) && len(s.Banner.Says) == 0 {
+				t.Errorf("%v banner %q without phrases: the screens cannot translate it", s.Banner.Kind, s.Banner.Message)
+			}
 			if c.moves != "" || s.MoveNumber > 0 {
 				if got := h.movesGTP(); got != c.moves {
 					t.Errorf("moves %q, want %q", got, c.moves)

@@ -39,11 +39,56 @@ func sourceKeys(t *testing.T) []string {
 	for _, r := range countRows {
 		set[r] = true
 	}
+	for _, k := range verdictKeys(t) {
+		set[k] = true
+	}
 	keys := make([]string, 0, len(set))
 	for k := range set {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
+	return keys
+}
+
+// verdictKeys returns what the screens translate of the referee's verdicts: the phrases the referee
+// says (every phrase("...") in its sources) and the rules engine's illegal-move sentences and the
+// articles they cite, for every preset and reason.
+func verdictKeys(t *testing.T) []string {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join("..", "referee", "*.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	re := regexp.MustCompile(`phrase\("((?:[^"\\]|\\.)*)"`)
+	var keys []string
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range re.FindAllStringSubmatch(string(b), -1) {
+			keys = append(keys, m[1])
+		}
+	}
+	if len(keys) < 20 {
+		t.Fatalf("only %d referee phrases found", len(keys))
+	}
+	for _, name := range engine.PresetNames() {
+		r, err := engine.Preset(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for reason := engine.Occupied; reason <= engine.OffBoard; reason++ {
+			for _, owed := range []bool{false, true} {
+				e := &engine.IllegalMoveError{Reason: reason, Rules: r.Name, Owed: owed, Move: engine.Move{Color: engine.Black}}
+				text, args := e.Sentence()
+				keys = append(keys, text+".", args["Rule"])
+			}
+		}
+	}
 	return keys
 }
 
@@ -132,5 +177,58 @@ func TestLanguageSwitchAtRuntime(t *testing.T) {
 	}
 	if err := a.SetLanguage("xx"); err == nil {
 		t.Error("unknown language accepted")
+	}
+}
+
+// The rule sentence of an illegal move and the director's words are translated on the banner,
+// the colours and the article cited included; a verdict from an older journal (no phrases) still
+// shows its English.
+func TestVerdictPhrasesTranslated(t *testing.T) {
+	newTestApp(t)
+	t.Cleanup(func() { _ = SetLanguage("en") })
+	e := &engine.IllegalMoveError{Reason: engine.ReasonSituationalSuperko, Rules: "aga", Repeats: 20, Size: 9,
+		Move: engine.Move{Color: engine.White, Point: engine.Point{X: 5, Y: 5}}}
+	text, args := e.Sentence()
+	illegal := referee.Verdict{Kind: referee.VerdictIllegal, Color: engine.White, Says: []referee.Phrase{
+		{Text: text + ".", Args: args},
+		{Text: "{{.Color}} takes the stone on {{.Point}} back and passes instead (AGA rule 8).", Args: map[string]string{"Color": "White", "Point": "F4"}},
+	}}
+	director := referee.Verdict{Kind: referee.VerdictDirector, Says: []referee.Phrase{
+		{Text: "Director: play resumes: {{.Color}} to play.", Args: map[string]string{"Color": "Black"}},
+		{Text: "({{.Note}})", Args: map[string]string{"Note": "misclick"}},
+	}}
+	for _, tc := range []struct {
+		lang           string
+		illegal, words []string // what the illegal banner and the director's banner must contain
+	}{
+		{"en", []string{"AGA rule 6: this would repeat the position after move 20 with Black to play.", "White takes the stone on F4 back"},
+			[]string{"Director: play resumes: Black to play. (misclick)"}},
+		{"pl", []string{"Zasady AGA, reguła 6", "20", "F4", "Czarny", "Biały"}, []string{"Sędzia", "Czarny", "(misclick)"}},
+		{"cs", []string{"Pravidla AGA, pravidlo 6", "20", "F4", "Černý", "Bílý"}, []string{"Rozhodčí", "Černý", "(misclick)"}},
+		{"ru", []string{"AGA", "6", "20", "F4"}, []string{"Судья", "(misclick)"}},
+		{"bg", []string{"AGA", "6", "20", "F4"}, []string{"Съдия", "(misclick)"}},
+	} {
+		if err := SetLanguage(tc.lang); err != nil {
+			t.Fatal(err)
+		}
+		got := bannerView(referee.State{Size: 9, Banner: illegal}, Conditions{}).Text
+		for _, w := range tc.illegal {
+			if !strings.Contains(got, w) {
+				t.Errorf("%s: illegal-move banner %q lacks %q", tc.lang, got, w)
+			}
+		}
+		if tc.lang != "en" && (strings.Contains(got, "would repeat") || strings.Contains(got, "takes the stone")) {
+			t.Errorf("%s: illegal-move banner %q is still English", tc.lang, got)
+		}
+		said := bannerView(referee.State{Size: 9, Banner: director}, Conditions{}).Text
+		for _, w := range tc.words {
+			if !strings.Contains(said, w) {
+				t.Errorf("%s: director's banner %q lacks %q", tc.lang, said, w)
+			}
+		}
+	}
+	old := referee.Verdict{Kind: referee.VerdictIllegal, Message: "Illegal move: AGA rule 5: suicide is not allowed."}
+	if got := bannerView(referee.State{Size: 9, Banner: old}, Conditions{}).Text; got != "AGA rule 5: suicide is not allowed." {
+		t.Errorf("a verdict without phrases shows %q", got)
 	}
 }

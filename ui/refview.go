@@ -5,6 +5,8 @@ import (
 	"strings"
 	"time"
 
+	"fyne.io/fyne/v2/lang"
+
 	"tengen/clock"
 	"tengen/engine"
 	"tengen/referee"
@@ -91,13 +93,13 @@ func colourName(c engine.Color) string {
 }
 
 // bannerView turns the referee's verdict into a translated banner. The rule sentences of illegal
-// moves come from the rules engine and are shown as written (they cite the articles).
+// moves and the director's announcements are the verdict's phrases, translated (see saidText).
 func bannerView(st referee.State, cond Conditions) BannerView {
 	b := st.Banner
 	size := st.Size
 	switch b.Kind {
 	case referee.VerdictIllegal:
-		return BannerView{Kind: BannerIllegal, Title: tr("Illegal move"), Text: strings.TrimPrefix(b.Message, "Illegal move: ")}
+		return BannerView{Kind: BannerIllegal, Title: tr("Illegal move"), Text: saidText(b, "Illegal move: ")}
 	case referee.VerdictRemoveCaptures:
 		return BannerView{Kind: BannerRemove, Title: tr("Remove the captured stones"),
 			Text: tr("Take the stones off at {{.Points}}. The move counts once they are off the board.", "Points", points(size, b.Points))}
@@ -117,7 +119,7 @@ func bannerView(st referee.State, cond Conditions) BannerView {
 	case referee.VerdictResult:
 		return BannerView{Kind: BannerInfo, Title: tr("Game over"), Text: resultText(st.Result)}
 	case referee.VerdictDirector:
-		return BannerView{Kind: BannerCalm, Title: tr("Director"), Text: b.Message}
+		return BannerView{Kind: BannerCalm, Title: tr("Director"), Text: saidText(b, "")}
 	}
 	// Nothing needs the players: say calmly what the kiosk sees.
 	switch {
@@ -135,6 +137,30 @@ func bannerView(st referee.State, cond Conditions) BannerView {
 		return BannerView{Kind: BannerIllegal, Title: tr("Play is halted"), Text: tr("Call the director.")}
 	}
 	return BannerView{}
+}
+
+// translatedArgs are the phrase fields whose values are English words the screens translate: the
+// players' colours and the articles cited. Points, numbers, errors and notes are said as they are.
+var translatedArgs = map[string]bool{"Color": true, "Opponent": true, "ToMove": true, "Rule": true}
+
+// saidText is what verdict v says in the screens' language: its phrases translated, or, for a
+// verdict without phrases (from a journal an older kiosk wrote), its English message less prefix.
+func saidText(v referee.Verdict, prefix string) string {
+	if len(v.Says) == 0 {
+		return strings.TrimPrefix(v.Message, prefix)
+	}
+	parts := make([]string, len(v.Says))
+	for i, p := range v.Says {
+		kv := make([]any, 0, 2*len(p.Args))
+		for k, val := range p.Args {
+			if translatedArgs[k] {
+				val = lang.L(val)
+			}
+			kv = append(kv, k, val)
+		}
+		parts[i] = tr(p.Text, kv...)
+	}
+	return strings.Join(parts, " ")
 }
 
 // handsOver reports whether part of the board is hidden (a hand, an arm).
