@@ -18,23 +18,9 @@ import (
 // sourceKeys returns every string the screens pass to tr, and the breakdown's row labels.
 func sourceKeys(t *testing.T) []string {
 	t.Helper()
-	files, err := filepath.Glob("*.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	re := regexp.MustCompile(`tr\("((?:[^"\\]|\\.)*)"`)
 	set := map[string]bool{}
-	for _, f := range files {
-		if strings.HasSuffix(f, "_test.go") {
-			continue
-		}
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, m := range re.FindAllStringSubmatch(string(b), -1) {
-			set[m[1]] = true
-		}
+	for _, k := range literalArgs(t, "*.go", "tr") {
+		set[k] = true
 	}
 	for _, r := range countRows {
 		set[r] = true
@@ -50,17 +36,16 @@ func sourceKeys(t *testing.T) []string {
 	return keys
 }
 
-// verdictKeys returns what the screens translate of the referee's verdicts: the phrases the referee
-// says (every phrase("...") in its sources) and the rules engine's illegal-move sentences and the
-// articles they cite, for every preset and reason.
-func verdictKeys(t *testing.T) []string {
+// literalArgs returns the string literals passed first to calls of fn in the non-test files that
+// match pattern.
+func literalArgs(t *testing.T, pattern, fn string) []string {
 	t.Helper()
-	files, err := filepath.Glob(filepath.Join("..", "referee", "*.go"))
+	files, err := filepath.Glob(pattern)
 	if err != nil {
 		t.Fatal(err)
 	}
-	re := regexp.MustCompile(`phrase\("((?:[^"\\]|\\.)*)"`)
-	var keys []string
+	re := regexp.MustCompile(`\b` + fn + `\("((?:[^"\\]|\\.)*)"`)
+	var out []string
 	for _, f := range files {
 		if strings.HasSuffix(f, "_test.go") {
 			continue
@@ -70,9 +55,18 @@ func verdictKeys(t *testing.T) []string {
 			t.Fatal(err)
 		}
 		for _, m := range re.FindAllStringSubmatch(string(b), -1) {
-			keys = append(keys, m[1])
+			out = append(out, m[1])
 		}
 	}
+	return out
+}
+
+// verdictKeys returns what the screens translate of the referee's verdicts: the phrases the referee
+// says (every phrase("...") in its sources) and the rules engine's illegal-move sentences and the
+// articles they cite, for every preset and reason.
+func verdictKeys(t *testing.T) []string {
+	t.Helper()
+	keys := literalArgs(t, filepath.Join("..", "referee", "*.go"), "phrase")
 	if len(keys) < 20 {
 		t.Fatalf("only %d referee phrases found", len(keys))
 	}

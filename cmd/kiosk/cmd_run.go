@@ -198,18 +198,7 @@ func serveWindow(ctx context.Context, a fyne.App, win fyne.Window, quitAfter tim
 				log.Error("systemd notification", "err", err)
 			}
 		}()
-		go func() {
-			t := time.NewTicker(heartbeatEvery)
-			defer t.Stop()
-			for {
-				select {
-				case <-ctx.Done():
-					return
-				case <-t.C:
-					fyne.Do(hb.Beat)
-				}
-			}
-		}()
+		go every(ctx, heartbeatEvery, func() { fyne.Do(hb.Beat) })
 	})
 	go func() {
 		var quit <-chan time.Time
@@ -440,7 +429,10 @@ func (k *kiosk) run(parent context.Context) error {
 	}()
 	go func() {
 		defer wg.Done()
-		trimHeap(ctx, heapTrimEvery)
+		// Give the C heap's free memory back to the system now and then: the texts of banners and
+		// move numbers become Mesa textures that Fyne frees a minute later, and without a trim the
+		// heap keeps their pages (2 to 3 MB by the end of the demo game).
+		every(ctx, heapTrimEvery, func() { mtrim.Trim() })
 	}()
 	go func() {
 		defer wg.Done()
@@ -452,18 +444,16 @@ func (k *kiosk) run(parent context.Context) error {
 	return nil
 }
 
-// trimHeap gives the C heap's free memory back to the system every interval until ctx ends: the
-// texts of banners and move numbers become Mesa textures that Fyne frees a minute later, and
-// without a trim the heap keeps their pages (2 to 3 MB by the end of the demo game).
-func trimHeap(ctx context.Context, every time.Duration) {
-	t := time.NewTicker(every)
+// every calls f each interval until ctx ends.
+func every(ctx context.Context, interval time.Duration, f func()) {
+	t := time.NewTicker(interval)
 	defer t.Stop()
 	for {
 		select {
 		case <-ctx.Done():
 			return
 		case <-t.C:
-			mtrim.Trim()
+			f()
 		}
 	}
 }
