@@ -165,7 +165,6 @@ type fakeProposer struct {
 	dead  []string
 	err   error
 	calls int
-	size  int
 	gate  chan struct{} // when non-nil, waits for it
 }
 

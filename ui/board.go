@@ -88,7 +88,7 @@ type boardRenderer struct {
 	texts   []*canvas.Text // the shapes' text objects, reused from one view to the next
 	last    *canvas.Circle
 	marks   []fyne.CanvasObject
-	markAt  []markPlace
+	markAt  []Mark // where each mark stands and what it is
 	objects []fyne.CanvasObject
 	size    int
 }
@@ -125,12 +125,6 @@ func (k shapeKind) side(step float32) float32 {
 
 // boardShapes is the font the board's shapes are drawn in (see package shapefont for why).
 var boardShapes = fyne.NewStaticResource("tengen-board-shapes.ttf", shapefont.Build())
-
-// markPlace remembers how to lay out one mark object.
-type markPlace struct {
-	p    engine.Point
-	kind MarkKind
-}
 
 func (r *boardRenderer) Destroy() {}
 
@@ -266,13 +260,13 @@ func (r *boardRenderer) rebuildMarks(v BoardView, n int) {
 			ring.StrokeColor = col
 			ring.StrokeWidth = 5
 			r.marks = append(r.marks, ring)
-			r.markAt = append(r.markAt, markPlace{p: m.Point, kind: m.Kind})
+			r.markAt = append(r.markAt, m)
 		case MarkFix:
 			sq := canvas.NewRectangle(color.NRGBA{R: colDiffers.R, G: colDiffers.G, B: colDiffers.B, A: 0x40})
 			sq.StrokeColor = colDiffers
 			sq.StrokeWidth = 5
 			r.marks = append(r.marks, sq)
-			r.markAt = append(r.markAt, markPlace{p: m.Point, kind: m.Kind})
+			r.markAt = append(r.markAt, m)
 		}
 	}
 }
@@ -314,11 +308,11 @@ func (r *boardRenderer) Layout(sz fyne.Size) {
 	}
 	for i, m := range r.marks {
 		pl := r.markAt[i]
-		switch pl.kind {
+		switch pl.Kind {
 		case MarkIllegal, MarkRemove:
-			square(m, pl.p, g.step*0.5)
+			square(m, pl.Point, g.step*0.5)
 		case MarkFix:
-			square(m, pl.p, g.step*0.46)
+			square(m, pl.Point, g.step*0.46)
 		}
 	}
 }

@@ -139,9 +139,15 @@ func bannerView(st referee.State, cond Conditions) BannerView {
 	return BannerView{}
 }
 
-// translatedArgs are the phrase fields whose values are English words the screens translate: the
-// players' colours and the articles cited. Points, numbers, errors and notes are said as they are.
-var translatedArgs = map[string]bool{"Color": true, "Opponent": true, "ToMove": true, "Rule": true}
+// translatedArg reports whether a phrase field's value is an English word the screens translate:
+// the players' colours and the articles cited. Points, numbers, errors and notes are said as they are.
+func translatedArg(field string) bool {
+	switch field {
+	case "Color", "Opponent", "ToMove", "Rule":
+		return true
+	}
+	return false
+}
 
 // saidText is what verdict v says in the screens' language: its phrases translated, or, for a
 // verdict without phrases (from a journal an older kiosk wrote), its English message less prefix.
@@ -153,7 +159,7 @@ func saidText(v referee.Verdict, prefix string) string {
 	for i, p := range v.Says {
 		kv := make([]any, 0, 2*len(p.Args))
 		for k, val := range p.Args {
-			if translatedArgs[k] {
+			if translatedArg(k) {
 				val = lang.L(val)
 			}
 			kv = append(kv, k, val)

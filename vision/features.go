@@ -55,9 +55,6 @@ type pointFeatures struct {
 	BgY                 float64 // local board luminance (0..255)
 }
 
-// offset is a pixel offset from a sampling centre.
-type offset struct{ dx, dy int }
-
 // sampler holds precomputed pixel offsets and buffers for the discs it samples.
 type sampler struct {
 	geom  canonGeom

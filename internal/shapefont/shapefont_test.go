@@ -54,8 +54,8 @@ func draw(t *testing.T, face *font.Face, r rune, px int) *image.NRGBA {
 	return img
 }
 
-// coverage is the fraction of the box's area that r covers, and whether each probe point
-// (fractions of the box, from the top left) is inside the shape.
+// TestShapes renders each shape and checks which probe points (fractions of the box, from the top
+// left) it covers and what share of the box it fills.
 func TestShapes(t *testing.T) {
 	face := parse(t)
 	const px = 200
