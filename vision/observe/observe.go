@@ -71,8 +71,12 @@ type Observation struct {
 	Size       int
 	Stones     []Stone   // Size*Size, row-major (index y*Size+x)
 	Confidence []float32 // per point, 0..1; may be nil when unknown
-	Time       time.Time // when the frame was captured
-	Seq        uint64    // frame number from the source
+	// Probs is, per point, the reader's probability of each reading (indexed by Stone: Empty,
+	// Black, White, Obscured; each row sums to 1). It may be nil when the reader gives only its
+	// best guess; PointProbs then derives probabilities from Stones and Confidence.
+	Probs []Probs
+	Time  time.Time // when the frame was captured
+	Seq   uint64    // frame number from the source
 }
 
 // New returns an all-empty observation of a size x size board with full confidence.
@@ -105,6 +109,9 @@ func (o Observation) Valid() error {
 	}
 	if o.Confidence != nil && len(o.Confidence) != len(o.Stones) {
 		return fmt.Errorf("observe: %d confidences for %d points", len(o.Confidence), len(o.Stones))
+	}
+	if o.Probs != nil && len(o.Probs) != len(o.Stones) {
+		return fmt.Errorf("observe: %d probability rows for %d points", len(o.Probs), len(o.Stones))
 	}
 	for i, s := range o.Stones {
 		if s > Obscured {
@@ -155,7 +162,40 @@ func (o Observation) Clone() Observation {
 	if o.Confidence != nil {
 		c.Confidence = append([]float32(nil), o.Confidence...)
 	}
+	if o.Probs != nil {
+		c.Probs = append([]Probs(nil), o.Probs...)
+	}
 	return c
+}
+
+// Probs is one point's probability of each reading, indexed by Stone.
+type Probs [4]float32
+
+// PointProbs returns the probabilities of point i (row-major): the reader's own when it gave
+// them, otherwise its best guess with its confidence and the rest shared by the other readings.
+func (o Observation) PointProbs(i int) Probs {
+	if i < 0 || i >= len(o.Stones) {
+		return Probs{0, 0, 0, 1}
+	}
+	if o.Probs != nil && i < len(o.Probs) {
+		return o.Probs[i]
+	}
+	s := o.Stones[i]
+	if s > Obscured {
+		s = Obscured
+	}
+	c := float32(1)
+	if o.Confidence != nil && i < len(o.Confidence) {
+		c = min(max(o.Confidence[i], 0.25), 1)
+	}
+	// A reader sure of itself is still wrong now and then: keep a floor for the others.
+	c = min(c, 0.995)
+	var p Probs
+	for k := range p {
+		p[k] = (1 - c) / 3
+	}
+	p[s] = c
+	return p
 }
 
 // MinConfidence returns the lowest per-point confidence (1 when Confidence is nil or empty).

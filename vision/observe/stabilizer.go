@@ -50,6 +50,9 @@ func (s *Stabilizer) Add(o Observation) (Observation, bool) {
 		if o.Confidence != nil {
 			s.cand.Confidence = append(s.cand.Confidence[:0], o.Confidence...)
 		}
+		if o.Probs != nil {
+			s.cand.Probs = append(s.cand.Probs[:0], o.Probs...)
+		}
 	}
 	if o.Time.Sub(s.candSince) < s.hold {
 		return Observation{}, false
