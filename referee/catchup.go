@@ -6,6 +6,7 @@ import (
 
 	"tengen/clock"
 	"tengen/engine"
+	"tengen/referee/infer"
 	"tengen/vision/observe"
 )
 
@@ -13,12 +14,16 @@ import (
 // opponent often plays at once, so the next clear view shows both moves. A tournament director
 // would count both, each at its own press, when nothing is left to guess. Two cases are caught up:
 //
-//   - presses queued behind the waiting one: the board seen differs from the game by exactly one
-//     new stone per move press (a pass press contributes none), colours alternating in press
-//     order, each move legal in that order with its captures gone from the board;
-//   - no press queued yet: the board shows the waiting press's stone and exactly one new stone of
-//     the opponent, whose clock is running: that is the opponent's move being made. The waiting
-//     move counts; the opponent's counts when they press.
+//   - presses queued behind the waiting one: the board seen is explained by one new stone per
+//     move press (a pass press contributes none), colours alternating in press order, each move
+//     legal in that order with its captures gone from the board; the explanation is chosen by
+//     likelihood among the points the reading favours for each colour (infer.RankSequence) and
+//     must be clear: it beats the next one, and every stone of it is seen, by
+//     infer.DecisiveLogOdds, and no point contradicts it;
+//   - no press queued yet: the board shows the waiting press's stone and one new stone of the
+//     opponent, whose clock is running: that is the opponent's move being made (the ranking's
+//     infer.MoveThenNext, see evaluate). The waiting move counts; the opponent's counts when they
+//     press.
 //
 // Anything else (two new stones of one colour for one press, a colour out of turn, an illegal
 // move, a board that differs anywhere else) is the usual "board differs" verdict. Both cases
@@ -64,69 +69,60 @@ func (t *Table) catchUp(p *pendingPress, o observe.Observation) bool {
 	return false
 }
 
-// catchUpMoves checks that the waiting press p followed by the queued presses qs explain the
-// board seen exactly, and returns their moves in press order. The game is left unchanged.
+// catchUpMoves checks that the waiting press p followed by the queued presses qs clearly explain
+// the board seen, and returns their moves in press order. The game is left unchanged.
 func (t *Table) catchUpMoves(p *pendingPress, qs []clock.Press, o observe.Observation) ([]caughtUp, bool) {
 	g := t.game
-	size := g.Size()
 	if g.ToMove() != p.Color {
 		return nil, false
 	}
-	ad := added(diff(size, g.Board(), o))
-	free := map[engine.Color][]engine.Point{}
-	for _, m := range ad {
-		free[m.Seen] = append(free[m.Seen], m.P)
-	}
 	// Which colour plays at each press: the press's own rules on the game as it would stand.
-	type step struct {
-		color engine.Color
-		pass  bool
-		at    time.Time
-	}
-	steps := []step{{color: p.Color, at: p.At}}
+	steps := []engine.Move{{Color: p.Color}}
+	ats := []time.Time{p.At}
 	toMove := p.Color.Opponent()
 	moves := map[engine.Color]int{p.Color: 1}
 	for _, q := range qs {
 		switch {
 		case q.Button == clock.PassButton:
-			steps = append(steps, step{color: toMove, pass: true, at: q.At})
+			steps = append(steps, engine.Move{Color: toMove, Pass: true})
 		case q.Button == clock.ClockButton(sideOf(toMove)):
-			steps = append(steps, step{color: toMove, at: q.At})
+			steps = append(steps, engine.Move{Color: toMove})
 			moves[toMove]++
 		default:
 			return nil, false // not the mover's press: its meaning would be a guess
 		}
+		ats = append(ats, q.At)
 		toMove = toMove.Opponent()
 	}
-	// One new stone per move press, and no colour with two (their order would be a guess).
+	// No colour with two new stones (their order would be a guess).
 	for _, c := range []engine.Color{engine.Black, engine.White} {
-		if len(free[c]) != moves[c] || moves[c] > 1 {
+		if moves[c] > 1 {
 			return nil, false
 		}
 	}
-	var seq []caughtUp
+	r, err := infer.RankSequence(g, steps, o)
+	if err != nil || !r.Clear() {
+		return nil, false
+	}
+	seq := make([]caughtUp, len(r.Best.Moves))
+	for i, m := range r.Best.Moves {
+		seq[i] = caughtUp{move: m, at: ats[i]}
+	}
+	// The game must not stop before the last press.
 	played := 0
 	defer func() {
 		for range played {
 			_ = g.Undo()
 		}
 	}()
-	for _, s := range steps {
-		m := engine.Move{Color: s.color, Pass: s.pass}
-		if !s.pass {
-			m.Point = free[s.color][0]
-		}
-		if _, err := g.Play(m); err != nil {
+	for i, m := range seq {
+		if _, err := g.Play(m.move); err != nil {
 			return nil, false
 		}
 		played++
-		seq = append(seq, caughtUp{move: m, at: s.at})
-		if g.Phase() != engine.Playing && len(seq) < len(steps) {
-			return nil, false // the game stopped before the last press: no catch-up
+		if g.Phase() != engine.Playing && i < len(seq)-1 {
+			return nil, false
 		}
-	}
-	if len(diff(size, g.Board(), o)) != 0 {
-		return nil, false
 	}
 	return seq, true
 }
@@ -140,52 +136,4 @@ func (t *Table) catchUpNote(first, last int) {
 	v := t.banner
 	v.Message += fmt.Sprintf(" (Moves %d to %d were seen together: the board was hidden at a press; each counts at its own press.)", first, last)
 	t.setBanner(v)
-}
-
-// moveInProgress handles a waiting press whose board shows its own new stone and exactly one new
-// stone of the opponent (the opponent's move being made, not pressed yet). If playing c's stone
-// makes the game's board equal to the board seen apart from that stone, c's move counts at its
-// press and true is returned; the opponent's counts when they press their clock.
-func (t *Table) moveInProgress(c engine.Color, o observe.Observation, at time.Time) bool {
-	g := t.game
-	size := g.Size()
-	ms := diff(size, g.Board(), o)
-	ad := added(ms)
-	if len(ad) != 2 || ad[0].Seen == ad[1].Seen {
-		return false
-	}
-	mine, theirs := ad[0], ad[1]
-	if mine.Seen != c {
-		mine, theirs = theirs, mine
-	}
-	if mine.Seen != c || theirs.Seen != c.Opponent() {
-		return false
-	}
-	m := engine.Move{Color: c, Point: mine.P}
-	if err := g.Check(m); err != nil {
-		return false
-	}
-	if _, err := g.Play(m); err != nil {
-		return false
-	}
-	rest := diff(size, g.Board(), o)
-	if err := g.Undo(); err != nil {
-		t.log.Error("undo of a tentative move", "err", err)
-		return false
-	}
-	if len(rest) != 1 || rest[0].P != theirs.P || rest[0].Want != engine.Empty || rest[0].Obscured {
-		return false
-	}
-	played, err := g.Play(m)
-	if err != nil {
-		return false
-	}
-	t.accept(played, at, "")
-	if t.phase == PhasePlaying && t.banner.Kind == VerdictMove {
-		v := t.banner
-		v.Message += fmt.Sprintf(" %s's stone on %s is seen already: %s, press your clock.",
-			title(c.Opponent()), theirs.P.GTP(size), title(c.Opponent()))
-		t.setBanner(v)
-	}
-	return true
 }

@@ -2,10 +2,12 @@ package referee
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 
 	"tengen/engine"
+	"tengen/referee/infer"
 	"tengen/vision/observe"
 )
 
@@ -149,15 +151,112 @@ func parseBoardText(size int, text string) (observe.Observation, error) {
 	return o, nil
 }
 
-// sameBoard reports whether the observation shows exactly the board want.
-func sameBoard(want []engine.Color, o observe.Observation) bool {
-	if len(want) != len(o.Stones) {
+// fits reports whether reading o shows board want: every point seen and none read, by
+// infer.MisfitLogOdds or more, as something else (with best guesses only: exactly want).
+func fits(size int, want []engine.Color, o observe.Observation) bool {
+	sc, err := infer.NewScorer(o, size)
+	if err != nil {
 		return false
 	}
-	for i, w := range want {
-		if stoneColor(o.Stones[i]) != w || o.Stones[i] == observe.Obscured {
-			return false
+	return sc.Fits(want)
+}
+
+// changes lists the points where reading o contradicts board want, in row-major order: the
+// points not seen, and those read, by infer.MisfitLogOdds or more, as something else (with best
+// guesses only: exactly diff). An unsure reading is not a change.
+func changes(size int, want []engine.Color, o observe.Observation) []mismatch {
+	sc, err := infer.NewScorer(o, size)
+	if err != nil {
+		return diff(size, want, o)
+	}
+	return misfitsOf(size, sc.Unseen(), sc.Misfits(want), want)
+}
+
+// misfitsOf turns unseen points and misfits into mismatches, in row-major order.
+func misfitsOf(size int, unseen []engine.Point, mis []infer.Misfit, want []engine.Color) []mismatch {
+	out := make([]mismatch, 0, len(unseen)+len(mis))
+	for _, p := range unseen {
+		out = append(out, mismatch{P: p, Want: want[p.Y*size+p.X], Obscured: true})
+	}
+	for _, m := range mis {
+		out = append(out, mismatch{P: m.Point, Want: m.Want, Seen: m.Seen})
+	}
+	slices.SortStableFunc(out, func(a, b mismatch) int {
+		if a.P.Y != b.P.Y {
+			return a.P.Y - b.P.Y
+		}
+		return a.P.X - b.P.X
+	})
+	return slices.CompactFunc(out, func(a, b mismatch) bool { return a.P == b.P })
+}
+
+// probAlphabet codes one probability of the journal's reading: the character at index q stands
+// for exp(-q/4), q = 0..63 (quarter nats, down to 1.4e-7).
+const probAlphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+
+// probsText encodes the reading's per-point probabilities for the journal (so that a replay
+// decides on exactly what the live table decided on): four characters per point, row-major, one
+// per reading (Empty, Black, White, Obscured; see probAlphabet). It is "" when the reading says
+// nothing beyond its best guesses (no probabilities, no confidence below the fallback's), which a
+// replay rebuilds from the board text alone.
+func probsText(o observe.Observation) string {
+	if o.Probs == nil {
+		plain := true
+		for _, c := range o.Confidence {
+			if c < 0.995 {
+				plain = false
+				break
+			}
+		}
+		if plain {
+			return ""
 		}
 	}
-	return true
+	b := make([]byte, 0, 4*len(o.Stones))
+	for i := range o.Stones {
+		p := o.PointProbs(i)
+		for _, v := range p {
+			q := 63
+			if v > 0 {
+				q = int(math.Round(-4 * math.Log(float64(v))))
+			}
+			b = append(b, probAlphabet[min(max(q, 0), 63)])
+		}
+	}
+	return string(b)
+}
+
+// parseProbsText sets o.Probs from probsText's encoding ("" leaves o as it is).
+func parseProbsText(o *observe.Observation, text string) error {
+	if text == "" {
+		return nil
+	}
+	if len(text) != 4*len(o.Stones) {
+		return fmt.Errorf("referee: journaled probabilities: %d characters for %d points", len(text), len(o.Stones))
+	}
+	o.Probs = make([]observe.Probs, len(o.Stones))
+	for i := range o.Probs {
+		for k := range 4 {
+			q := strings.IndexByte(probAlphabet, text[4*i+k])
+			if q < 0 {
+				return fmt.Errorf("referee: journaled probabilities: bad character %q", text[4*i+k])
+			}
+			o.Probs[i][k] = float32(math.Exp(-float64(q) / 4))
+		}
+	}
+	return nil
+}
+
+// journalForm returns o as the journal keeps it: the best guesses and the probabilities as
+// probsText rounds them. The live table decides on this form, as a replay does.
+func journalForm(o observe.Observation) observe.Observation {
+	j, err := parseBoardText(o.Size, boardText(o))
+	if err != nil {
+		return o
+	}
+	if err := parseProbsText(&j, probsText(o)); err != nil {
+		return o
+	}
+	j.Time, j.Seq = o.Time, o.Seq
+	return j
 }

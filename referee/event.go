@@ -12,7 +12,7 @@ import (
 const (
 	kindSetup        = "setup"         // Setup
 	kindPress        = "press"         // Press: a clock, pass or director button
-	kindObs          = "obs"           // Board/Frame: the stable observation the referee acted on
+	kindObs          = "obs"           // Board/Probs/Frame: the stable observation the referee acted on
 	kindTimeout      = "timeout"       // a waiting press found no clear view in time
 	kindToggle       = "toggle"        // Point: a group marked dead or alive
 	kindConfirm      = "confirm"       // Color: a player confirmed the marking
@@ -35,6 +35,7 @@ type event struct {
 	Setup    *Setup          `json:"setup,omitempty"`
 	Press    clock.Press     `json:"press,omitzero"`
 	Board    string          `json:"board,omitempty"` // Size*Size characters ".XO?", row-major
+	Probs    string          `json:"probs,omitempty"` // the reading's probabilities (probsText), when it has more than best guesses
 	Frame    uint64          `json:"frame,omitempty"`
 	Color    engine.Color    `json:"color,omitzero"`
 	Point    string          `json:"point,omitempty"`

@@ -4,11 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
 	"tengen/clock"
 	"tengen/engine"
+	"tengen/referee/infer"
 	"tengen/vision/observe"
 )
 
@@ -189,6 +191,7 @@ func (t *Table) usableSeen() bool {
 // onSettled journals and applies a settled reading if it matters. from is when the board became
 // still: a waiting press is settled as of its own time when the board was already still then.
 func (t *Table) onSettled(o observe.Observation, from time.Time) {
+	o = journalForm(o) // decide on what the journal keeps, as a replay will
 	if !t.obsMatters(o) {
 		return
 	}
@@ -196,7 +199,7 @@ func (t *Table) onSettled(o observe.Observation, from time.Time) {
 	if t.pending != nil {
 		at = later(t.pending.At, from)
 	}
-	_ = t.runEvent(&event{Kind: kindObs, At: at, Board: boardText(o), Frame: o.Seq})
+	_ = t.runEvent(&event{Kind: kindObs, At: at, Board: boardText(o), Probs: probsText(o), Frame: o.Seq})
 }
 
 // obsMatters reports whether a stable reading would change anything (then it is journaled).
@@ -212,9 +215,9 @@ func (t *Table) obsMatters(o observe.Observation) bool {
 			return true
 		}
 		if c := t.capture; c != nil {
-			return sameBoard(c.After, o) || sameBoard(c.Before, o)
+			return fits(o.Size, c.After, o) || fits(o.Size, c.Before, o)
 		}
-		return len(t.differs) > 0 && sameBoard(t.game.Board(), o)
+		return len(t.differs) > 0 && fits(o.Size, t.game.Board(), o)
 	case PhaseMarking:
 		return len(t.removedChains(o)) > 0
 	}
@@ -230,7 +233,7 @@ func (t *Table) applyObs(o observe.Observation) error {
 		}
 		if c := t.capture; c != nil {
 			switch {
-			case sameBoard(c.After, o):
+			case fits(o.Size, c.After, o):
 				t.capture = nil
 				played, err := t.game.Play(c.Move)
 				if err != nil {
@@ -240,7 +243,7 @@ func (t *Table) applyObs(o observe.Observation) error {
 				before := t.game.MoveNumber()
 				t.accept(played, later(c.At, o.Time), "")
 				t.afterCheck(t.game.MoveNumber() >= before, o.Time)
-			case sameBoard(c.Before, o):
+			case fits(o.Size, c.Before, o):
 				t.capture = nil
 				t.setBanner(Verdict{Kind: VerdictInfo, Color: c.Move.Color, At: o.Time,
 					Message: fmt.Sprintf("%s took the stone at %s back: still %s to play.", title(c.Move.Color),
@@ -249,7 +252,7 @@ func (t *Table) applyObs(o observe.Observation) error {
 			}
 			return nil
 		}
-		if len(t.differs) > 0 && sameBoard(t.game.Board(), o) {
+		if len(t.differs) > 0 && fits(o.Size, t.game.Board(), o) {
 			t.differs = nil
 			t.setBanner(Verdict{Kind: VerdictInfo, At: o.Time,
 				Message: fmt.Sprintf("The board matches the game again: %s to play.", title(t.game.ToMove()))})
@@ -589,7 +592,7 @@ func (t *Table) startGame(o observe.Observation, at time.Time) {
 			t.setBanner(Verdict{Kind: VerdictBoardDiffers, At: at, Points: blacks, Message: "The handicap stones cannot be placed: " + err.Error()})
 			return
 		}
-	} else if ms := diff(size, g.Board(), o); len(ms) > 0 {
+	} else if ms := changes(size, g.Board(), o); len(ms) > 0 {
 		why := "the game starts from an empty board"
 		if h := g.Handicap(); len(h) > 0 {
 			why = fmt.Sprintf("the game starts with exactly the %d handicap stones on %s (AGA rule 4)", len(h), vertices(size, h))
@@ -616,38 +619,94 @@ func (t *Table) startGame(o observe.Observation, at time.Time) {
 	}
 }
 
-// evaluate compares the board seen when c pressed the clock with the game and decides.
+// evaluate decides what the board seen when c pressed the clock means. It does not trust each
+// point's best guess: it ranks the explanations a referee would consider (no change, each legal
+// move with its captures off or still on the board, an illegal stone, a stone of the wrong
+// colour, the opponent's next stone already down) by how likely they make the reading
+// (referee/infer), and acts only on a clear best explanation. When two explanations are close, or
+// the board differs from every one, it says so and records nothing.
 func (t *Table) evaluate(c engine.Color, o observe.Observation, at time.Time) {
 	g := t.game
 	size := g.Size()
-	before := g.Board()
-	ms := diff(size, before, o)
-	ad := added(ms)
-	switch {
-	case len(ms) == 0:
-		t.setBanner(Verdict{Kind: VerdictNoChange, Color: c, At: at,
-			Message: fmt.Sprintf("No new stone on the board: %s, place your stone and press your clock again, or press pass.", title(c))})
-		return
-	case len(ad) == 0:
-		t.boardDiffers(c, "no new stone was placed, but stones changed", ms, at)
-		return
-	case len(ad) == 2 && t.moveInProgress(c, o, at):
-		return
-	case len(ad) > 1:
-		t.boardDiffers(c, fmt.Sprintf("%d new stones at once; a move is one stone", len(ad)), ms, at)
-		return
-	case ad[0].Seen != c:
-		t.boardDiffers(c, fmt.Sprintf("a %s stone was placed but it is %s's move", ad[0].Seen, title(c)), ms, at)
+	r, err := infer.Rank(g, c, o)
+	if err != nil {
+		t.boardDiffers(c, err.Error(), diff(size, g.Board(), o), at)
 		return
 	}
-	m := engine.Move{Color: c, Point: ad[0].P}
-	if err := g.Check(m); err != nil {
-		var ime *engine.IllegalMoveError
-		if errors.As(err, &ime) && ime.Reason != engine.Occupied {
-			t.illegal(m, ime, at)
+	b := r.Best
+	if !r.Decisive() {
+		t.unclear(c, o, r, at)
+		return
+	}
+	switch b.Kind {
+	case infer.NoChange:
+		if len(r.Misfits) > 0 {
+			t.unclear(c, o, r, at)
 			return
 		}
-		t.boardDiffers(c, err.Error(), ms, at)
+		t.setBanner(Verdict{Kind: VerdictNoChange, Color: c, At: at,
+			Message: fmt.Sprintf("No new stone on the board: %s, place your stone and press your clock again, or press pass.", title(c))})
+	case infer.WrongColor:
+		if len(r.Misfits) > 0 {
+			t.unclear(c, o, r, at)
+			return
+		}
+		t.boardDiffers(c, fmt.Sprintf("a %s stone was placed but it is %s's move", b.Move.Color, title(c)),
+			[]mismatch{{P: b.Move.Point, Want: engine.Empty, Seen: b.Move.Color}}, at)
+	case infer.Illegal:
+		if len(r.Misfits) > 0 {
+			t.unclear(c, o, r, at)
+			return
+		}
+		t.illegal(b.Move, b.Err, at)
+	default: // Move, CapturesOnBoard, MoveThenNext: the same move
+		t.playSeen(r, o, at)
+	}
+}
+
+// playSeen plays the move of candidate b, the clear best explanation of reading o. The captured
+// stones still seen on the board wait to be taken off (VerdictRemoveCaptures); any other point
+// that contradicts the move means the board differs.
+func (t *Table) playSeen(r infer.Ranking, o observe.Observation, at time.Time) {
+	g := t.game
+	b := r.Best
+	size := g.Size()
+	c, m := b.Move.Color, b.Move
+	before := g.Board()
+	after := slices.Clone(before)
+	after[m.Point.Y*size+m.Point.X] = c
+	captured := map[engine.Point]bool{}
+	for _, q := range b.Captured {
+		after[q.Y*size+q.X] = engine.Empty
+		captured[q] = true
+	}
+	seen := after
+	if b.Kind == infer.MoveThenNext {
+		seen = slices.Clone(after)
+		seen[b.Next.Y*size+b.Next.X] = c.Opponent()
+	}
+	ms := changes(size, seen, o)
+	var left []engine.Point // captured stones still on the board
+	for _, d := range ms {
+		if captured[d.P] && d.Seen == c.Opponent() && !d.Obscured {
+			left = append(left, d.P)
+		}
+	}
+	if b.Kind == infer.MoveThenNext && len(ms) > 0 {
+		// Not a move being made after all: describe the board as seen against the game.
+		t.differsFromAll(c, o, r, at)
+		return
+	}
+	if len(left) < len(ms) {
+		t.boardDiffers(c, fmt.Sprintf("%s's new stone on %s is seen, but the rest of the board does not match", title(c), m.Point.GTP(size)), ms, at)
+		return
+	}
+	if len(left) > 0 {
+		t.capture = &pendingCapture{Move: m, At: at, Before: before, After: after, Captured: left}
+		t.differs = nil
+		t.setBanner(Verdict{Kind: VerdictRemoveCaptures, Color: c, At: at, Points: left,
+			Message: fmt.Sprintf("%s %s captures %d: remove the captured stones at %s. The move counts once they are off the board.",
+				title(c), m.Point.GTP(size), len(b.Captured), vertices(size, left))})
 		return
 	}
 	played, err := g.Play(m)
@@ -655,34 +714,76 @@ func (t *Table) evaluate(c engine.Color, o observe.Observation, at time.Time) {
 		t.boardDiffers(c, err.Error(), ms, at)
 		return
 	}
-	after := g.Board()
-	ms2 := diff(size, after, o)
-	if len(ms2) == 0 {
-		t.accept(played, at, "")
+	t.accept(played, at, "")
+	if b.Kind == infer.MoveThenNext && t.phase == PhasePlaying && t.banner.Kind == VerdictMove {
+		v := t.banner
+		v.Message += fmt.Sprintf(" %s's stone on %s is seen already: %s, press your clock.",
+			title(c.Opponent()), b.Next.GTP(size), title(c.Opponent()))
+		t.setBanner(v)
+	}
+}
+
+// unclear refuses a press whose board has no clear explanation, saying why, and records nothing:
+// part of the board is not seen; the board differs from every explanation (described from the
+// points read surely, as before: no new stone, several new stones, a stone of the wrong colour,
+// or the rest of the board); or two explanations are too close to choose.
+func (t *Table) unclear(c engine.Color, o observe.Observation, r infer.Ranking, at time.Time) {
+	g := t.game
+	size := g.Size()
+	before := g.Board()
+	if len(r.Unseen) > 0 {
+		ms := changes(size, before, o)
+		says := []Phrase{phrase("Part of the board cannot be seen ({{.Points}}): keep hands off the board and press your clock again.",
+			"Points", vertices(size, r.Unseen))}
+		t.differs = pointsOf(ms)
+		t.setBanner(Verdict{Kind: VerdictBoardDiffers, Color: c, At: at, Points: pointsOf(ms), Says: says})
 		return
 	}
-	captured := map[engine.Point]bool{}
-	for _, p := range played.Captured {
-		captured[p] = true
+	if len(r.Misfits) > 0 {
+		t.differsFromAll(c, o, r, at)
+		return
 	}
-	onlyCaptures := true
-	for _, d := range ms2 {
-		if !captured[d.P] || d.Seen != c.Opponent() {
-			onlyCaptures = false
+	// Two explanations are close: name the points they disagree on.
+	pts := infer.SortPoints(append(r.Best.Changes(), r.RunnerUp.Changes()...))
+	if len(pts) == 0 {
+		pts = pointsOf(changes(size, before, o))
+	}
+	says := []Phrase{phrase("The board does not show clearly which move was played. {{.Color}}, check the stones at {{.Points}} and press your clock again.",
+		"Color", title(c), "Points", vertices(size, pts))}
+	t.differs = pts
+	t.setBanner(Verdict{Kind: VerdictBoardDiffers, Color: c, At: at, Points: pts, Says: says})
+}
+
+// differsFromAll says how the board differs when no explanation fits it, described from the
+// points read surely as before: no new stone, several new stones, a stone of the wrong colour,
+// or the rest of the board around the mover's new stone.
+func (t *Table) differsFromAll(c engine.Color, o observe.Observation, r infer.Ranking, at time.Time) {
+	g := t.game
+	size := g.Size()
+	before := g.Board()
+	ms := changes(size, before, o)
+	ad := added(ms)
+	switch {
+	case len(ms) == 0:
+		t.boardDiffers(c, "", misfitsOf(size, nil, r.Misfits, r.Best.Board(size, before)), at)
+	case len(ad) == 0:
+		t.boardDiffers(c, "no new stone was placed, but stones changed", ms, at)
+	case len(ad) > 1:
+		t.boardDiffers(c, fmt.Sprintf("%d new stones at once; a move is one stone", len(ad)), ms, at)
+	case ad[0].Seen != c:
+		t.boardDiffers(c, fmt.Sprintf("a %s stone was placed but it is %s's move", ad[0].Seen, title(c)), ms, at)
+	default:
+		m := engine.Move{Color: c, Point: ad[0].P}
+		if _, err := g.Play(m); err != nil {
+			t.boardDiffers(c, err.Error(), ms, at)
+			return
 		}
+		rest := changes(size, g.Board(), o)
+		if err := g.Undo(); err != nil {
+			t.log.Error("undo of a tentative move", "err", err)
+		}
+		t.boardDiffers(c, fmt.Sprintf("%s's new stone on %s is seen, but the rest of the board does not match", title(c), m.Point.GTP(size)), rest, at)
 	}
-	if err := g.Undo(); err != nil {
-		t.log.Error("undo of a tentative move", "err", err)
-	}
-	if onlyCaptures {
-		t.capture = &pendingCapture{Move: m, At: at, Before: before, After: after, Captured: pointsOf(ms2)}
-		t.differs = nil
-		t.setBanner(Verdict{Kind: VerdictRemoveCaptures, Color: c, At: at, Points: pointsOf(ms2),
-			Message: fmt.Sprintf("%s %s captures %d: remove the captured stones at %s. The move counts once they are off the board.",
-				title(c), m.Point.GTP(size), len(played.Captured), vertices(size, pointsOf(ms2)))})
-		return
-	}
-	t.boardDiffers(c, fmt.Sprintf("%s's new stone on %s is seen, but the rest of the board does not match", title(c), m.Point.GTP(size)), ms2, at)
 }
 
 // illegal applies the policy to an illegal move (suicide, ko, superko).

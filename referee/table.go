@@ -422,6 +422,9 @@ func (t *Table) apply(ev *event) error {
 		if err != nil {
 			return err
 		}
+		if err := parseProbsText(&o, ev.Probs); err != nil {
+			return err
+		}
 		o.Time, o.Seq = ev.At, ev.Frame
 		return t.applyObs(o)
 	case kindTimeout:
