@@ -1,5 +1,7 @@
 package demo
 
+import "math"
+
 func abs(x float64) float64 {
 	if x < 0 {
 		return -x
@@ -74,4 +76,32 @@ func floor(x float64) float64 {
 		i--
 	}
 	return i
+}
+
+// fmin and fmax are math.Min and math.Max without the NaN and signed-zero cases, for inner loops.
+func fmin(a, b float64) float64 {
+	if a < b {
+		return a
+	}
+	return b
+}
+
+func fmax(a, b float64) float64 {
+	if a > b {
+		return a
+	}
+	return b
+}
+
+// fastExp is e^x for x <= 0 to about 1e-5 relative: 2^(x log2 e) split into an integer power (set in
+// the exponent bits) and a polynomial of the fraction.
+func fastExp(x float64) float64 {
+	if x < -700 {
+		return 0
+	}
+	t := x * 1.4426950408889634
+	i := math.Floor(t)
+	f := t - i
+	p := 1 + f*(0.6931471805599453+f*(0.2402265069591007+f*(0.05550410866482158+f*(0.009618129107628477+f*(0.0013333558146428443+f*0.00015403530393381606)))))
+	return math.Ldexp(p, int(i))
 }

@@ -34,14 +34,20 @@ func (c capsule) dist(x, y float64) float64 {
 // handShape returns the capsules of a hand reaching toward its target, in image pixels, plus the
 // held stone's centre and radius (radius 0 when nothing is held).
 func (r *Renderer) handShape(l *layer, hd Hand) (parts [handParts]capsule, sx, sy, sr float64) {
-	sp := l.pxPerUnit
 	tx, ty := l.toImage.Apply(hd.Col, hd.Row)
+	return handCapsules(tx, ty, l.pxPerUnit, float64(l.h), hd)
+}
+
+// handCapsules returns the capsules of a hand whose fingertips move toward (tx,ty) in a picture of
+// height frameH, sized by sp pixels (the demo's board spacing), plus the held stone's centre and
+// radius (radius 0 when nothing is held).
+func handCapsules(tx, ty, sp, frameH float64, hd Hand) (parts [handParts]capsule, sx, sy, sr float64) {
 	// The arm enters from the player's side, a little to the right (a right-handed player).
 	var ex, ey float64
 	if hd.Player == White {
 		ex, ey = tx-1.5*sp, -6*sp
 	} else {
-		ex, ey = tx+1.5*sp, float64(l.h)+6*sp
+		ex, ey = tx+1.5*sp, frameH+6*sp
 	}
 	reach := clamp01(hd.Reach)
 	// Fingertips.
