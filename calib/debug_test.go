@@ -1,6 +1,7 @@
 package calib
 
 import (
+	"fmt"
 	"image"
 	"image/color"
 	"os"
@@ -24,7 +25,21 @@ func TestDebugOverlay(t *testing.T) {
 		t.Fatal(err)
 	}
 	w.trace = t.Logf
-	fit, err := findGrid(nil, w, defaultSizes[:])
+	lm := gocv.NewMatWithSize(w.lines.h, w.lines.w, gocv.MatTypeCV8UC1)
+	for i, v := range w.lines.pix {
+		lm.SetUCharAt(i/w.lines.w, i%w.lines.w, uint8(min(255, 8*v)))
+	}
+	gocv.IMWrite(filepath.Join(os.TempDir(), "calib-lines.png"), lm)
+	lm.Close()
+	sizes := defaultSizes[:]
+	if s := os.Getenv("CALIB_DEBUG_SIZE"); s != "" {
+		var n int
+		if _, err := fmt.Sscan(s, &n); err != nil {
+			t.Fatalf("CALIB_DEBUG_SIZE=%q: %v", s, err)
+		}
+		sizes = []int{n}
+	}
+	fit, err := findGrid(nil, w, sizes)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,7 +47,16 @@ func TestDebugOverlay(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Logf("size %d corners %v conf %.2f", c.Size, c.Corners, c.Confidence)
+	{
+		h, _ := gridH(fit.cols, fit.rows, fit.corners)
+		r := evidenceReader{lines: &w.lines, h: h, cap: lineCap(&w.lines), along: fineAlong}
+		var sb []string
+		for v := 0.0; v <= float64(fit.rows-1); v += 0.25 {
+			sb = append(sb, fmt.Sprintf("%.0f", r.rowLine(v, fit.cols)))
+		}
+		t.Logf("cap %.1f rowLine by quarter: %v", r.cap, sb)
+	}
+	t.Logf("size %d corners %v conf %.2f on %.2f off %.2f out %.2f", c.Size, c.Corners, c.Confidence, fit.on, fit.off, fit.out)
 	for i := 0; i < c.Size; i++ {
 		a, b := c.IntersectionPixel(i, 0), c.IntersectionPixel(i, c.Size-1)
 		gocv.Line(&img, image.Pt(int(a.X), int(a.Y)), image.Pt(int(b.X), int(b.Y)), color.RGBA{255, 0, 0, 0}, 1)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 
 	"gocv.io/x/gocv"
@@ -102,7 +103,7 @@ func (w *workImage) calibration(iw, ih int, fit gridFit) (Calibration, error) {
 	cs = orderCorners(cs)
 	c := Calibration{
 		Version: FormatVersion, ImageWidth: iw, ImageHeight: ih, Size: fit.cols,
-		Corners: cs, BlackSide: Bottom, Confidence: fit.confidence(&w.lines, lineCap(&w.lines)),
+		Corners: cs, BlackSide: Bottom, Confidence: fit.conf,
 	}
 	if err := c.Validate(); err != nil {
 		return Calibration{}, fmt.Errorf("%w: found grid is not usable: %v", ErrNoBoard, err)
@@ -158,8 +159,7 @@ func findGrid(ctx context.Context, w *workImage, sizes []int) (gridFit, error) {
 		w.trace.printf("vp %d dir %.1f deg v %.4f inliers %d support %.0f", i, directionAngle(v.v)*180/math.Pi, v.v, len(v.inliers), v.support)
 	}
 	cap := lineCap(&w.lines)
-	best := gridFit{}
-	bestScore := math.Inf(-1)
+	var cands []gridFit
 	tried := 0
 	for i := 0; i < len(vps); i++ {
 		for j := i + 1; j < len(vps); j++ {
@@ -173,47 +173,77 @@ func findGrid(ctx context.Context, w *workImage, sizes []int) (gridFit, error) {
 				break
 			}
 			tried++
-			fit, ok := fitPair(w, n, vps[i], vps[j], segs, sizes, cap)
+			fits := fitPair(w, n, vps[i], vps[j], segs, sizes, cap)
 			if w.trace != nil {
-				w.trace.printf("pair %d,%d ok %v score %.2f contrast %.2f", i, j, ok, fit.score(), fit.contrast())
+				for _, f := range fits {
+					w.trace.printf("pair %d,%d candidate %dx%d conf %.2f in view %v score %.2f", i, j, f.cols, f.rows, f.conf, f.inView(w.lines.w, w.lines.h), f.score())
+				}
 			}
-			if !ok {
-				continue
-			}
-			if s := fit.score(); s > bestScore {
-				best, bestScore = fit, s
-			}
-			if best.contrast() > 0.7 {
-				return best, nil // clear enough; other line families are distractors
+			cands = append(cands, fits...)
+			if b, ok := bestCandidate(cands, w.lines.w, w.lines.h); ok && b.inView(w.lines.w, w.lines.h) && b.conf > clearConfidence {
+				return b, nil // clear enough; other line families are distractors
 			}
 		}
 	}
-	if best.cols == 0 {
+	best, ok := bestCandidate(cands, w.lines.w, w.lines.h)
+	if !ok {
 		return gridFit{}, fmt.Errorf("%w: no regular lattice of lines", ErrNoBoard)
 	}
 	return best, nil
 }
 
-// fitPair fits lattices of each size to the canvas defined by two line families, refines the
-// most convincing one in the image, grows or trims it to the lines actually present and snaps
-// it to an allowed size. When that grid is not a whole board in view, the next size's lattice
-// seeds another try.
-func fitPair(w *workImage, n frameNorm, va, vb vanishing, segs []normSeg, sizes []int, cap float32) (gridFit, bool) {
+// clearConfidence is the confidence at which a grid wholly in view ends the search.
+const clearConfidence = 0.8
+
+// bestCandidate picks, of the candidate grids, the most confident one wholly in view; failing
+// that, the most confident one (which Find refuses as not in view). A grid running out of the
+// picture loses to any in view that is nearly as confident.
+func bestCandidate(cands []gridFit, w, h int) (gridFit, bool) {
+	best, bestIn := -1, -1
+	for i, c := range cands {
+		if best < 0 || c.conf > cands[best].conf {
+			best = i
+		}
+		if c.inView(w, h) && (bestIn < 0 || c.conf > cands[bestIn].conf) {
+			bestIn = i
+		}
+	}
+	if best < 0 {
+		return gridFit{}, false
+	}
+	if bestIn >= 0 && cands[bestIn].conf >= 0.7*cands[best].conf {
+		return cands[bestIn], true
+	}
+	return cands[best], true
+}
+
+// seedSizes are the lattice windows tried as seeds besides the allowed sizes: a short window
+// fits a part of the board even when the rectification is a little off (a steep view), and
+// growGrid extends it to the whole board.
+var seedSizes = [...]int{9, 13}
+
+// fitPair fits lattice windows of several lengths to the canvas defined by two line families,
+// refines each in the image, grows or trims it to the lines actually present and snaps it to an
+// allowed size. It returns every distinct grid so found, with its confidence.
+func fitPair(w *workImage, n frameNorm, va, vb vanishing, segs []normSeg, sizes []int, cap float32) []gridFit {
 	r, ok := newRectifier(n, va, vb, segs)
 	if !ok {
 		w.trace.printf("rectifier failed")
-		return gridFit{}, false
+		return nil
 	}
 	px, py := r.profiles(&w.lines)
-	// One lattice window per size; the best-scoring one seeds the grid. Should its grid not
-	// grow into an allowed size (a seed far off the board grows into a partial lattice), the
-	// next size's windows seed another try.
 	type seed struct {
 		x, y  window
 		score float64
 	}
-	seeds := make([]seed, 0, len(sizes))
-	for _, s := range sizes {
+	lengths := append([]int(nil), sizes...)
+	for _, s := range seedSizes {
+		if !slices.Contains(lengths, s) {
+			lengths = append(lengths, s)
+		}
+	}
+	seeds := make([]seed, 0, len(lengths))
+	for _, s := range lengths {
 		wx, wy := bestWindow(px, s), bestWindow(py, s)
 		if w.trace != nil {
 			w.trace.printf("size %d window x %+v y %+v", s, wx, wy)
@@ -223,8 +253,7 @@ func fitPair(w *workImage, n frameNorm, va, vb vanishing, segs []normSeg, sizes 
 		}
 	}
 	sort.SliceStable(seeds, func(i, j int) bool { return seeds[i].score > seeds[j].score })
-	var first gridFit
-	found := false
+	var out, grown []gridFit
 	for _, sd := range seeds {
 		bx, by := sd.x, sd.y
 		cs, ok := seedQuad(r, &bx, &by, float64(w.lines.w), float64(w.lines.h))
@@ -236,6 +265,10 @@ func fitPair(w *workImage, n frameNorm, va, vb vanishing, segs []normSeg, sizes 
 		}
 		g := refineGrid(&w.lines, gridFit{cols: bx.n, rows: by.n, corners: cs, lattice: sd.score}, cap, 2, 0.5, true)
 		g = growGrid(&w.lines, g, cap, w.trace)
+		if slices.ContainsFunc(grown, func(o gridFit) bool { return sameGrid(o, g) }) {
+			continue
+		}
+		grown = append(grown, g)
 		best, ok := snapToSize(&w.lines, g, sizes, cap, w.trace)
 		if w.trace != nil {
 			w.trace.printf("seed %dx%d grown %dx%d %v snapped %dx%d on %.2f off %.2f out %.2f ok %v %v", sd.x.n, sd.y.n, g.cols, g.rows, g.corners, best.cols, best.rows, best.on, best.off, best.out, ok, best.corners)
@@ -243,16 +276,27 @@ func fitPair(w *workImage, n frameNorm, va, vb vanishing, segs []normSeg, sizes 
 		if !ok {
 			continue
 		}
-		// A grid running out of the image is usually a seed that grew along the wrong lines;
-		// another seed may find the whole board. Keep the first fit should none do better.
-		if best.inView(w.lines.w, w.lines.h) {
-			return best, true
-		}
-		if !found {
-			first, found = best, true
+		best.conf = best.confidence(&w.lines, cap)
+		out = append(out, best)
+		if best.conf > clearConfidence && best.inView(w.lines.w, w.lines.h) {
+			break
 		}
 	}
-	return first, found
+	return out
+}
+
+// sameGrid reports whether two grown lattices are the same (same size, corners within a
+// pixel or two), so that seeds growing into the same lattice are snapped only once.
+func sameGrid(a, b gridFit) bool {
+	if a.cols != b.cols || a.rows != b.rows {
+		return false
+	}
+	for i := range a.corners {
+		if math.Hypot(a.corners[i].X-b.corners[i].X, a.corners[i].Y-b.corners[i].Y) > 1.5 {
+			return false
+		}
+	}
+	return true
 }
 
 // seedQuad maps the lattice windows bx, by back to the image. A window's lines are a seed for

@@ -12,6 +12,7 @@ type gridFit struct {
 	on, off    float64 // mean line evidence on the grid lines and between them
 	out        float64 // mean line evidence one spacing beyond the edge lines (a board has none)
 	lattice    float64 // score of the lattice fit in the rectified canvas
+	conf       float64 // confidence, once computed
 }
 
 // score ranks fits: strong lines on the lattice, weak between and beyond it.
@@ -36,18 +37,24 @@ func (g gridFit) confidence(lines *plane, cap float32) float64 {
 		return 0
 	}
 	r := evidenceReader{lines: lines, h: h, cap: cap, along: fineAlong}
-	seen := 0
-	for i := 0; i < g.cols; i++ {
-		if r.colLine(float64(i), g.rows) >= 0.3*g.on {
-			seen++
+	// Each family on its own: a lattice whose columns are at a third of the board's spacing
+	// still has every row and a third of its columns on lines.
+	seenC, seenR := 0, 0
+	ec, er := make([]float64, g.cols), make([]float64, g.rows)
+	for i := range ec {
+		if ec[i] = r.colLine(float64(i), g.rows); ec[i] >= 0.3*g.on {
+			seenC++
 		}
 	}
-	for i := 0; i < g.rows; i++ {
-		if r.rowLine(float64(i), g.cols) >= 0.3*g.on {
-			seen++
+	for i := range er {
+		if er[i] = r.rowLine(float64(i), g.cols); er[i] >= 0.3*g.on {
+			seenR++
 		}
 	}
-	lineFrac := float64(seen) / float64(g.cols+g.rows)
+	lineFrac := min(float64(seenC)/float64(g.cols), float64(seenR)/float64(g.rows))
+	if subLattice(ec) || subLattice(er) {
+		return 0
+	}
 	st := r.gapStubs(g.cols, g.rows, -1)
 	stubs := math.Min(1, min(st[0], st[1], st[2], st[3])/(0.5*g.on))
 	// A lattice that plainly continues past any of its edges (a line one spacing beyond, and
@@ -68,6 +75,35 @@ func (g gridFit) confidence(lines *plane, cap float32) float64 {
 	}
 	cont := math.Max(0, 1-worst)
 	return g.contrast() * lineFrac * (0.5 + 0.5*stubs) * cont
+}
+
+// subLattice reports whether the evidence of a family's lines (in order) is periodic with a
+// period of 2 to 4 lines: every second, third or fourth line strong and the others weak, the
+// mark of a lattice at a fraction of the board's spacing. Stones hide lines, but never in such
+// a pattern.
+func subLattice(e []float64) bool {
+	for k := 2; k <= 4; k++ {
+		if len(e) < 2*k {
+			break
+		}
+		for r := 0; r < k; r++ {
+			in, out := 0.0, 0.0
+			nin, nout := 0, 0
+			for i, v := range e {
+				if i%k == r {
+					in += v
+					nin++
+				} else {
+					out += v
+					nout++
+				}
+			}
+			if in/float64(nin) > 3*out/float64(nout) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // inView reports whether the whole grid, up to its corner intersections, lies inside the w x h
