@@ -67,12 +67,18 @@ func TestPressByLikelihood(t *testing.T) {
 			})
 			h.press(clock.WhiteClock)
 		}, banner: VerdictMove, contains: []string{"2: White C3."}, moves: "B E5 W C3"},
-		{name: "the move read unsurely is not guessed", steps: func(h *harness) {
+		{name: "the move read at 78% counts: the press says a stone was placed", steps: func(h *harness) {
 			h.move(engine.Black, "E5")
 			h.put('O', "C3")
 			h.lookProbs(map[string]observe.Probs{"C3": {0.2, 0.01, 0.78, 0.01}})
 			h.press(clock.WhiteClock)
-		}, banner: VerdictBoardDiffers, contains: []string{"does not show clearly which move was played. White, check the stones at C3"}, points: "C3", moves: "B E5"},
+		}, banner: VerdictMove, contains: []string{"2: White C3."}, moves: "B E5 W C3"},
+		{name: "a stone more likely absent than present is not guessed", steps: func(h *harness) {
+			h.move(engine.Black, "E5")
+			h.put('O', "C3")
+			h.lookProbs(map[string]observe.Probs{"C3": {0.6, 0.01, 0.38, 0.01}})
+			h.press(clock.WhiteClock)
+		}, banner: VerdictNoChange, moves: "B E5"},
 		{name: "two plausible points: nothing recorded", steps: func(h *harness) {
 			h.move(engine.Black, "E5")
 			h.lookProbs(map[string]observe.Probs{

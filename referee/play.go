@@ -634,30 +634,19 @@ func (t *Table) evaluate(c engine.Color, o observe.Observation, at time.Time) {
 		return
 	}
 	b := r.Best
-	if !r.Decisive() {
+	switch {
+	case len(r.Unseen) > 0 || len(r.Misfits) > 0 && b.Kind.Slip():
 		t.unclear(c, o, r, at)
-		return
-	}
-	switch b.Kind {
-	case infer.NoChange:
-		if len(r.Misfits) > 0 {
-			t.unclear(c, o, r, at)
-			return
-		}
+	case b.Kind == infer.NoChange:
+		// A slip that records nothing is said as the likeliest explanation, decisive or not.
 		t.setBanner(Verdict{Kind: VerdictNoChange, Color: c, At: at,
 			Message: fmt.Sprintf("No new stone on the board: %s, place your stone and press your clock again, or press pass.", title(c))})
-	case infer.WrongColor:
-		if len(r.Misfits) > 0 {
-			t.unclear(c, o, r, at)
-			return
-		}
+	case b.Kind == infer.WrongColor:
 		t.boardDiffers(c, fmt.Sprintf("a %s stone was placed but it is %s's move", b.Move.Color, title(c)),
 			[]mismatch{{P: b.Move.Point, Want: engine.Empty, Seen: b.Move.Color}}, at)
-	case infer.Illegal:
-		if len(r.Misfits) > 0 {
-			t.unclear(c, o, r, at)
-			return
-		}
+	case !r.Decisive():
+		t.unclear(c, o, r, at)
+	case b.Kind == infer.Illegal:
 		t.illegal(b.Move, b.Err, at)
 	default: // Move, CapturesOnBoard, MoveThenNext: the same move
 		t.playSeen(r, o, at)

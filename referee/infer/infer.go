@@ -34,15 +34,27 @@ import (
 
 // The thresholds, in nats (natural-log odds).
 //
-// DecisiveLogOdds = ln 99: the reading must be at least 99 times as likely under the best
-// explanation as under any explanation that would lead to a different verdict. The referee has no
-// prior preference among the legal moves (it does not play Go), so this is the posterior odds:
-// when two explanations compete, a clear decision is wrong at most about once in a hundred times
-// with a calibrated reader. A single point read with the fallback confidence (0.995, see
-// observe.PointProbs) carries ln(0.995/0.00167) = 6.4 nats, so one clearly seen stone decides
-// alone; a point read at 90% carries about 3.3 nats and does not.
+// DecisiveLogOdds = ln 19: the best explanation must be at least 19 times as likely as any
+// explanation that would make the referee do something else (a 95% decision between two
+// candidates with a calibrated reader; a wrong record needs a second candidate and the reader
+// confidently wrong about both). The referee has no preference among the legal moves (it does not
+// play Go): between two moves the odds are the reading's alone. A single point read with the
+// fallback confidence (0.995, see observe.PointProbs) carries ln(0.9967/0.0033) = 5.7 nats, so
+// one clearly seen stone tells two moves apart on its own, even beside a point read 80/20 the
+// other way (1.9 nats). The stricter ln 99 was measured too (referee/replay
+// TestVisionReadingsMoves): it refuses moves the reader sees at 93% beside the points it marks
+// unsure (0.5) on every frame of a set, and re-pressing cannot clear such a refusal.
 //
-// MisfitLogOdds = ln 99 as well: a point contradicts an explanation when the reader finds another
+// PressLogOdds = ln 99: the prior odds that a clock press follows a legal stone of the pressing
+// colour rather than a slip (no stone, a stone of the wrong colour, an illegal stone): players
+// press after they play, and slips are about one press in a hundred. The press is evidence like
+// the reading. A move needs only to be the likeliest explanation to beat every slip
+// (DecisiveLogOdds - PressLogOdds is below 0), so a stone seen at 80% counts when nothing else
+// changed. A slip that would apply a rule (an illegal stone) must beat each move by
+// DecisiveLogOdds + PressLogOdds. A slip that records nothing (no stone, the wrong colour) is said
+// as the likeliest explanation, decisive or not: it only asks the players to look again.
+//
+// MisfitLogOdds = ln 99: a point contradicts an explanation when the reader finds another
 // stone (or no stone) there at least 99 times as likely as what the explanation puts there. Such
 // a point is explained by nothing the referee would record (a stone moved, a capture not taken
 // off, a stone removed), so the board differs and the players must fix it. Below it, the point is
@@ -53,8 +65,9 @@ import (
 // a hundred points), which bounds one point's weight at ln(1000) = 6.9 nats: one point can decide
 // or block alone, but cannot outweigh two others that agree.
 const (
-	DecisiveLogOdds = 4.59511985013459 // ln 99
-	MisfitLogOdds   = 4.59511985013459 // ln 99
+	DecisiveLogOdds = 2.944438979166440 // ln 19
+	PressLogOdds    = 4.59511985013459  // ln 99
+	MisfitLogOdds   = 4.59511985013459  // ln 99
 	ProbFloor       = 1e-3
 )
 
@@ -105,6 +118,18 @@ type Candidate struct {
 	Err *engine.IllegalMoveError
 	// LogLik is the log-likelihood of the reading under this explanation: the sum over every point.
 	LogLik float64
+}
+
+// Slip reports whether the kind is a player's slip (no stone, the wrong colour, an illegal stone)
+// rather than a legal move of the pressing colour.
+func (k Kind) Slip() bool { return k == NoChange || k == WrongColor || k == Illegal }
+
+// logPrior is the kind's prior log-odds against a legal move (see PressLogOdds).
+func (k Kind) logPrior() float64 {
+	if k.Slip() {
+		return -PressLogOdds
+	}
+	return 0
 }
 
 // Decision is what the referee would do on a candidate: candidates with the same decision record
@@ -173,11 +198,14 @@ type Misfit struct {
 type Ranking struct {
 	// Candidates holds every explanation, best first.
 	Candidates []Candidate
-	// Best is Candidates[0]; RunnerUp is the best candidate with a different Decision (zero
-	// Kind when there is none).
-	Best, RunnerUp Candidate
-	// Margin is Best.LogLik - RunnerUp.LogLik in nats (+Inf without a runner-up).
-	Margin float64
+	// Best is Candidates[0], the likeliest explanation of the reading.
+	Best Candidate
+	// RunnerUp is the candidate with another Decision that comes closest to Best once the
+	// press's prior (PressLogOdds) is counted; Margin is by how much, in nats: Best.LogLik -
+	// RunnerUp.LogLik, plus PressLogOdds when only RunnerUp is a slip, minus it when only Best
+	// is (+Inf without a runner-up).
+	RunnerUp Candidate
+	Margin   float64
 	// Misfits are the points that contradict Best by MisfitLogOdds or more, in row-major order:
 	// what no explanation accounts for.
 	Misfits []Misfit
@@ -186,7 +214,8 @@ type Ranking struct {
 }
 
 // Decisive reports whether the best explanation beats every other decision by DecisiveLogOdds
-// and every point is seen. Its misfits may still say that the board differs from it.
+// (the press's prior counted) and every point is seen. Its misfits may still say that the board
+// differs from it.
 func (r Ranking) Decisive() bool {
 	return r.Best.Kind != 0 && r.Margin >= DecisiveLogOdds && len(r.Unseen) == 0
 }
@@ -314,11 +343,10 @@ func finish(sc *Scorer, size int, board []engine.Color, cands []Candidate) Ranki
 	}
 	r.Best = cands[0]
 	d := r.Best.Decision()
+	best := r.Best.LogLik + r.Best.Kind.logPrior()
 	for _, k := range cands[1:] {
-		if k.Decision() != d {
-			r.RunnerUp = k
-			r.Margin = r.Best.LogLik - k.LogLik
-			break
+		if m := best - (k.LogLik + k.Kind.logPrior()); m < r.Margin && k.Decision() != d {
+			r.RunnerUp, r.Margin = k, m
 		}
 	}
 	r.Misfits = sc.Misfits(r.Best.Board(size, board))

@@ -22,8 +22,8 @@ type SequenceRanking struct {
 	// there is none).
 	Best, RunnerUp Sequence
 	// Margin is the least of Best's lead over RunnerUp and, for each stone of Best, the evidence
-	// that the stone is on the board at all (how much likelier its point holds it than nothing),
-	// in nats.
+	// that the stone is on the board at all (how much likelier its point holds it than nothing)
+	// plus the press's prior (PressLogOdds), in nats.
 	Margin float64
 	// Misfits are the points that contradict Best's final board; Unseen the points not seen.
 	Misfits []Misfit
@@ -136,7 +136,7 @@ func RankSequence(g *engine.Game, steps []engine.Move, o observe.Observation) (S
 			continue
 		}
 		i := m.Point.Y*size + m.Point.X
-		r.Margin = min(r.Margin, sc.ll[i][m.Color]-sc.ll[i][engine.Empty])
+		r.Margin = min(r.Margin, sc.ll[i][m.Color]-sc.ll[i][engine.Empty]+PressLogOdds)
 	}
 	// The final board of the best sequence, for its misfits.
 	played := 0
