@@ -257,8 +257,8 @@ func Rank(g *engine.Game, c engine.Color, o observe.Observation) (Ranking, error
 	cands := make([]Candidate, 0, 2*len(board)+8)
 	cands = append(cands, Candidate{Kind: NoChange, LogLik: base})
 
-	var moves []Candidate // legal moves, captures off: the base of MoveThenNext
-	var next []int        // empty points where the opponent's stone is seen decisively
+	var moves []int // legal moves, captures off (indices in cands): the base of MoveThenNext
+	var next []int  // empty points where the opponent's stone is seen decisively
 	for i, col := range board {
 		if col != engine.Empty {
 			continue
@@ -289,9 +289,8 @@ func Rank(g *engine.Game, c engine.Color, o observe.Observation) (Ranking, error
 			}
 			continue
 		}
-		mv := Candidate{Kind: Move, Move: m, Captured: capt, Removed: true, LogLik: base + d + capDelta}
-		cands = append(cands, mv)
-		moves = append(moves, mv)
+		moves = append(moves, len(cands))
+		cands = append(cands, Candidate{Kind: Move, Move: m, Captured: capt, Removed: true, LogLik: base + d + capDelta})
 		if len(capt) > 0 {
 			cands = append(cands, Candidate{Kind: CapturesOnBoard, Move: m, Captured: capt, LogLik: base + d})
 		}
@@ -314,7 +313,8 @@ func Rank(g *engine.Game, c engine.Color, o observe.Observation) (Ranking, error
 	for _, j := range next {
 		q := engine.Point{X: j % size, Y: j / size}
 		dq := sc.ll[j][opp] - sc.ll[j][engine.Empty]
-		for _, mv := range moves {
+		for _, k := range moves {
+			mv := cands[k]
 			if mv.Move.Point == q {
 				continue
 			}

@@ -123,7 +123,8 @@ func findChains(size int, b []engine.Color) *chains {
 			j := int(stack[len(stack)-1])
 			stack = stack[:len(stack)-1]
 			ch.stone = append(ch.stone, int32(j))
-			for _, q := range ch.neighbours(j) {
+			nb, nn := ch.neighbours(j)
+			for _, q := range nb[:nn] {
 				switch {
 				case b[q] == engine.Empty:
 					if stamp[q] != k+1 {
@@ -144,24 +145,22 @@ func findChains(size int, b []engine.Color) *chains {
 	return ch
 }
 
-// neighbours returns the on-board neighbours of point i.
-func (ch *chains) neighbours(i int) []int {
-	var buf [4]int
-	out := buf[:0]
+// neighbours returns the on-board neighbours of point i: the first n of nb.
+func (ch *chains) neighbours(i int) (nb [4]int, n int) {
 	x, y := i%ch.size, i/ch.size
 	if x > 0 {
-		out = append(out, i-1)
+		nb[n], n = i-1, n+1
 	}
 	if x < ch.size-1 {
-		out = append(out, i+1)
+		nb[n], n = i+1, n+1
 	}
 	if y > 0 {
-		out = append(out, i-ch.size)
+		nb[n], n = i-ch.size, n+1
 	}
 	if y < ch.size-1 {
-		out = append(out, i+ch.size)
+		nb[n], n = i+ch.size, n+1
 	}
-	return out
+	return nb, n
 }
 
 // captures returns the stones a stone of colour c on the empty point i would capture (the
@@ -172,7 +171,8 @@ func (ch *chains) captures(i int, c engine.Color, s *Scorer) ([]engine.Point, fl
 	ns := 0
 	var out []engine.Point
 	delta := 0.0
-	for _, q := range ch.neighbours(i) {
+	nb, nn := ch.neighbours(i)
+	for _, q := range nb[:nn] {
 		k := ch.id[q]
 		if k < 0 || ch.color[k] != c.Opponent() || ch.libs[k] != 1 || ch.lib[k] != int32(i) {
 			continue
