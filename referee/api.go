@@ -1,14 +1,16 @@
 // Package referee is the table's state machine: it turns stable board observations, clock button
 // presses and the UI's intents into a refereed, recorded game. It compares what the camera sees
-// with the engine's board when a player presses the clock, accepts a move or says exactly what
-// differs and how to fix it, applies the rules' policy to illegal moves, runs the end of the game
-// (stop, marking of dead stones, confirmation, count), and lets a director correct things behind a
-// PIN. Every input is appended to a checksummed journal (and fsynced) before its effect is shown,
-// so that a restarted kiosk replays the journal and resumes exactly where it stopped. No press is
-// lost: one made while an earlier press is still being checked waits its turn (see applyPress).
-// Time alone (a flag, a press that never saw the board) is recorded at the instant it happened;
-// Table.Watch wakes on the next such deadline, so nothing has to tick the table. It knows
-// nothing of cameras, windows or GPIO: the kiosk command wires those to a Table.
+// with the engine's board when a player presses the clock, choosing the likeliest explanation of
+// the reading among the legal continuations (referee/infer) rather than trusting each point's
+// best guess, accepts a clear move or says exactly what differs and how to fix it, applies the
+// rules' policy to illegal moves, runs the end of the game (stop, marking of dead stones,
+// confirmation, count), and lets a director correct things behind a PIN. Every input is appended
+// to a checksummed journal (and fsynced) before its effect is shown, so that a restarted kiosk
+// replays the journal and resumes exactly where it stopped. No press is lost: one made while an
+// earlier press is still being checked waits its turn (see applyPress). Time alone (a flag, a
+// press that never saw the board) is recorded at the instant it happened; Table.Watch wakes on
+// the next such deadline, so nothing has to tick the table. It knows nothing of cameras, windows
+// or GPIO: the kiosk command wires those to a Table.
 package referee
 
 import (

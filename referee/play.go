@@ -635,7 +635,7 @@ func (t *Table) evaluate(c engine.Color, o observe.Observation, at time.Time) {
 	}
 	b := r.Best
 	switch {
-	case len(r.Unseen) > 0 || len(r.Misfits) > 0 && b.Kind.Slip():
+	case len(r.Unseen) > 0 || (len(r.Misfits) > 0 && b.Kind.Slip()):
 		t.unclear(c, o, r, at)
 	case b.Kind == infer.NoChange:
 		// A slip that records nothing is said as the likeliest explanation, decisive or not.
@@ -653,7 +653,7 @@ func (t *Table) evaluate(c engine.Color, o observe.Observation, at time.Time) {
 	}
 }
 
-// playSeen plays the move of candidate b, the clear best explanation of reading o. The captured
+// playSeen plays the move of r.Best, the decisive explanation of reading o. The captured
 // stones still seen on the board wait to be taken off (VerdictRemoveCaptures); any other point
 // that contradicts the move means the board differs.
 func (t *Table) playSeen(r infer.Ranking, o observe.Observation, at time.Time) {
