@@ -196,3 +196,35 @@ func TestProbsText(t *testing.T) {
 		}
 	}
 }
+
+// FuzzParseProbsText: any journaled probability text is either refused or read into
+// probabilities in (0, 1] that encode back to the same text and rank without trouble.
+func FuzzParseProbsText(f *testing.F) {
+	o := observe.New(3)
+	o.Confidence[4] = 0.6
+	f.Add(probsText(o))
+	f.Add("")
+	f.Add(strings.Repeat("A", 36))
+	f.Add(strings.Repeat("_", 35))
+	f.Fuzz(func(t *testing.T, text string) {
+		o := observe.New(3)
+		if err := parseProbsText(&o, text); err != nil || text == "" {
+			return
+		}
+		for i, p := range o.Probs {
+			for k, v := range p {
+				if !(v > 0 && v <= 1) {
+					t.Fatalf("point %d reading %d: %g", i, k, v)
+				}
+			}
+		}
+		if got := probsText(o); got != text {
+			t.Fatalf("%q encodes back as %q", text, got)
+		}
+		if _, err := parseBoardText(3, boardText(o)); err != nil {
+			t.Fatal(err)
+		}
+		_ = fits(3, make([]engine.Color, 9), o)
+		_ = changes(3, make([]engine.Color, 9), o)
+	})
+}
