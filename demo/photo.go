@@ -224,16 +224,18 @@ type lampAt struct {
 // photoLayer is the static picture for one frame size: the lit table, board and clutter as linear
 // radiance (3 floats a pixel, before the camera), and the buffers the frames reuse.
 type photoLayer struct {
-	g       photoGeom
-	lamps   []lampAt
-	base    []float32
-	work    []float32 // the last scene drawn
-	workKey uint64
-	tmp     []float32
-	tmp2    []float32
-	noise   []float32
-	tex     *noiseTex
-	clutter []clutterObj
+	g         photoGeom
+	lamps     []lampAt
+	base      []float32
+	stones    []float32 // the base with the last scene's stones
+	stonesKey uint64    // sceneKey of the stones drawn in stones (without the hand); 0 when none
+	work      []float32 // the stones with the last scene's hand
+	workKey   uint64
+	tmp       []float32
+	tmp2      []float32
+	noise     []float32
+	tex       *noiseTex
+	clutter   []clutterObj
 }
 
 func (r *LookRenderer) layerFor(w, h int) *photoLayer {
@@ -276,7 +278,7 @@ func (l *photoLayer) irradiance(lk *Look, x, y, z float64, out *[3]float64, part
 func (r *LookRenderer) buildLayer(w, h int) *photoLayer {
 	lk := &r.look
 	g := r.geometry(w, h)
-	l := &photoLayer{g: g, base: make([]float32, 3*w*h), work: make([]float32, 3*w*h),
+	l := &photoLayer{g: g, base: make([]float32, 3*w*h), stones: make([]float32, 3*w*h), work: make([]float32, 3*w*h),
 		tmp: make([]float32, 3*w*h), noise: make([]float32, noisePeriod+w),
 		tex: newNoiseTex(hash64(lk.Seed, 11))}
 	cam := g.cam
@@ -605,17 +607,27 @@ func (r *LookRenderer) RenderInto(dst *image.RGBA, sc Scene) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	l := r.layerFor(w, h)
-	if key := sceneKey(sc); key != l.workKey {
-		copy(l.work, l.base)
+	// The stones are kept apart from the hand: while a hand moves over a still board only the hand
+	// is drawn again.
+	still := sc
+	still.Hand = nil
+	if key := sceneKey(still); key != l.stonesKey {
+		copy(l.stones, l.base)
 		stones := r.placeStones(sc, l.g.aspect)
-		r.drawStoneShadows(l, stones)
-		r.drawPhotoStones(l, stones)
-		if sc.Hand != nil {
-			r.drawPhotoHand(l, *sc.Hand)
-		}
-		l.workKey = key
+		r.drawStoneShadows(l, l.stones, stones)
+		r.drawPhotoStones(l, l.stones, stones)
+		l.stonesKey, l.workKey = key, 0
 	}
-	return r.develop(l, dst, sc.Frame)
+	src := l.stones
+	if sc.Hand != nil {
+		if key := sceneKey(sc); key != l.workKey {
+			copy(l.work, l.stones)
+			r.drawPhotoHand(l, l.work, *sc.Hand)
+			l.workKey = key
+		}
+		src = l.work
+	}
+	return r.develop(l, src, dst, sc.Frame)
 }
 
 // stoneLight is what shading a stone needs about the light at it.
@@ -658,7 +670,7 @@ func (r *LookRenderer) lightAtStone(l *photoLayer, x, y, z float64) stoneLight {
 
 // drawStoneShadows darkens the board under and beside each stone: a contact shadow from the room's
 // light and a cast shadow away from each lamp (sharp under a small lamp, soft under a big one).
-func (r *LookRenderer) drawStoneShadows(l *photoLayer, stones []placedStone) {
+func (r *LookRenderer) drawStoneShadows(l *photoLayer, buf []float32, stones []placedStone) {
 	lk := &r.look
 	R, H := lk.StoneRadius, math.Max(lk.StoneHeight, 0.05)
 	var irr [3]float64
@@ -713,7 +725,7 @@ func (r *LookRenderer) drawStoneShadows(l *photoLayer, stones []placedStone) {
 					}
 				}
 				if k[0] < 1 || k[1] < 1 || k[2] < 1 {
-					p := l.work[3*(y*l.g.w+x):]
+					p := buf[3*(y*l.g.w+x):]
 					for ch := range 3 {
 						p[ch] *= float32(math.Max(k[ch], 0.02))
 					}
@@ -760,7 +772,7 @@ func (l *photoLayer) boxFor(u, v, rad float64) (x0, y0, x1, y1 int) {
 // drawPhotoStones draws the stones farthest from the camera first, each as a lens (an ellipsoid of
 // the stone's radius and thickness) that the camera's rays meet: seen from an angle a stone shows its
 // side, and its top stands off its point toward the far side.
-func (r *LookRenderer) drawPhotoStones(l *photoLayer, stones []placedStone) {
+func (r *LookRenderer) drawPhotoStones(l *photoLayer, buf []float32, stones []placedStone) {
 	cam := l.g.cam
 	sort.SliceStable(stones, func(i, j int) bool {
 		di := (stones[i].x-cam[0])*(stones[i].x-cam[0]) + (stones[i].y-cam[1])*(stones[i].y-cam[1])
@@ -768,12 +780,12 @@ func (r *LookRenderer) drawPhotoStones(l *photoLayer, stones []placedStone) {
 		return di > dj
 	})
 	for i := range stones {
-		r.drawLens(l, &stones[i])
+		r.drawLens(l, buf, &stones[i])
 	}
 }
 
 // drawLens draws one stone.
-func (r *LookRenderer) drawLens(l *photoLayer, st *placedStone) {
+func (r *LookRenderer) drawLens(l *photoLayer, buf []float32, st *placedStone) {
 	lk := &r.look
 	cam := l.g.cam
 	R := lk.StoneRadius
@@ -852,7 +864,7 @@ func (r *LookRenderer) drawLens(l *photoLayer, st *placedStone) {
 					col[ch] += sl.amb[ch] * f
 				}
 			}
-			p := l.work[3*(y*l.g.w+x):]
+			p := buf[3*(y*l.g.w+x):]
 			k := float32(cov)
 			for ch := range 3 {
 				p[ch] = p[ch]*(1-k) + float32(col[ch])*k
@@ -863,7 +875,7 @@ func (r *LookRenderer) drawLens(l *photoLayer, st *placedStone) {
 
 // drawPhotoHand draws the hand (sized to a real hand over the board), its shadow away from the main
 // lamp, and the stone it holds.
-func (r *LookRenderer) drawPhotoHand(l *photoLayer, hd Hand) {
+func (r *LookRenderer) drawPhotoHand(l *photoLayer, buf []float32, hd Hand) {
 	lk := &r.look
 	parts, sx, sy, sr := r.photoHandShape(l, hd)
 	sp := l.g.ppu * 1.8 * lk.HandScale
@@ -905,7 +917,7 @@ func (r *LookRenderer) drawPhotoHand(l *photoLayer, hd Hand) {
 	for y := y0; y < y1; y++ {
 		for x := x0; x < x1; x++ {
 			fx, fy := float64(x)+0.5, float64(y)+0.5
-			p := l.work[3*(y*l.g.w+x):]
+			p := buf[3*(y*l.g.w+x):]
 			sd := math.Inf(1)
 			for _, c := range parts {
 				if c.near(fx-offX, fy-offY, soft+1) {

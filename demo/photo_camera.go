@@ -58,11 +58,11 @@ func gauss(h uint64) float64 {
 // develop turns the scene's radiance into the camera's frame in dst: the lens (distortion, vignette,
 // defocus, motion blur), exposure and white balance, the tone curve, sensor noise for this frame, and
 // JPEG compression.
-func (r *LookRenderer) develop(l *photoLayer, dst *image.RGBA, frame uint64) error {
+func (r *LookRenderer) develop(l *photoLayer, src []float32, dst *image.RGBA, frame uint64) error {
 	lk := &r.look
 	g := &l.g
 	w, h := g.w, g.h
-	src, tmp := l.work, l.tmp
+	tmp := l.tmp
 	exp := lk.Exposure
 	if exp <= 0 {
 		exp = 1
