@@ -710,7 +710,8 @@ func TestAugmentedRobustness(t *testing.T) {
 	byKind := map[string]*augTally{}
 	var sources []string
 	start := time.Now()
-	only := os.Getenv("CALIB_AUGMENT_ONLY") // a developer aid: only photos whose path contains it
+	only := os.Getenv("CALIB_AUGMENT_ONLY")       // a developer aid: only photos whose path contains it
+	kindsOnly := os.Getenv("CALIB_AUGMENT_KINDS") // and only these kinds (comma-separated)
 	for pi, p := range photos {
 		if only != "" && !strings.Contains(p.path, only) {
 			continue
@@ -725,7 +726,7 @@ func TestAugmentedRobustness(t *testing.T) {
 			name = name[:12]
 		}
 		for ki, k := range kinds {
-			if k.needsCorners && !p.labelled() {
+			if k.needsCorners && !p.labelled() || kindsOnly != "" && !strings.Contains(","+kindsOnly+",", ","+k.name+",") {
 				continue
 			}
 			for r := 0; r < reps; r++ {

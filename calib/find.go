@@ -47,24 +47,37 @@ func Find(img gocv.Mat, opts FindOptions) (Calibration, error) {
 		return Calibration{}, fmt.Errorf("%w: %d", ErrBoardSize, opts.Size)
 	}
 	// Almost every board has dark lines on a lighter surface; electronic and some painted
-	// boards have light lines on a dark one. Try the common case first.
-	c, err := findPolarity(img, opts, false)
-	if err == nil || !errors.Is(err, ErrNoBoard) {
+	// boards have light lines on a dark one. Try the common case first, then (for a weak or
+	// missing fit) a wider line filter, which sees the lines of a blurred frame, and last light
+	// lines.
+	c, err := findPolarity(img, opts, false, false)
+	if err == nil && c.Confidence >= DefaultMinConfidence || err != nil && !errors.Is(err, ErrNoBoard) {
 		return c, err
 	}
-	if c2, err2 := findPolarity(img, opts, true); err2 == nil {
-		return c2, nil
+	c2, err2 := findPolarity(img, opts, false, true)
+	if err2 != nil && !errors.Is(err2, ErrNoBoard) {
+		return c2, err2
+	}
+	if err2 == nil && (err != nil || c2.Confidence > c.Confidence) {
+		c, err = c2, nil
+	}
+	if err == nil {
+		return c, nil
+	}
+	if c3, err3 := findPolarity(img, opts, true, false); err3 == nil || !errors.Is(err3, ErrNoBoard) {
+		return c3, err3
 	}
 	return Calibration{}, err
 }
 
-// findPolarity is Find for one line polarity (light lines on a dark board when light is set).
-func findPolarity(img gocv.Mat, opts FindOptions, light bool) (Calibration, error) {
+// findPolarity is Find for one line polarity (light lines on a dark board when light is set)
+// and line filter width (wide for blurred frames).
+func findPolarity(img gocv.Mat, opts FindOptions, light, wide bool) (Calibration, error) {
 	work := opts.WorkSize
 	if work <= 0 {
 		work = defaultWorkSize
 	}
-	w, err := prepareWith(img, work, true, light)
+	w, err := prepareWith(img, work, true, light, wide)
 	if err != nil {
 		return Calibration{}, err
 	}

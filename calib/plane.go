@@ -83,12 +83,13 @@ const defaultWorkSize = 1000
 // prepare converts img (BGR, BGRA or grey, any size) into a workImage whose longer side is at
 // most maxSide pixels.
 func prepare(img gocv.Mat, maxSide int) (*workImage, error) {
-	return prepareWith(img, maxSide, true, false)
+	return prepareWith(img, maxSide, true, false, false)
 }
 
 // prepareWith is prepare, optionally skipping the line-segment search (drift checks only
-// sample the line map).
-func prepareWith(img gocv.Mat, maxSide int, segments, light bool) (*workImage, error) {
+// sample the line map), for light lines on a dark board, or with a wider line filter (wide) for
+// blurred frames.
+func prepareWith(img gocv.Mat, maxSide int, segments, light, wide bool) (*workImage, error) {
 	if img.Empty() || img.Cols() < 16 || img.Rows() < 16 {
 		return nil, fmt.Errorf("%w: %dx%d", ErrBadImage, img.Cols(), img.Rows())
 	}
@@ -122,6 +123,11 @@ func prepareWith(img gocv.Mat, maxSide int, segments, light bool) (*workImage, e
 	}
 	// Kernel a few times a grid line's width at this scale, smaller than a stone.
 	k := max(5, int(math.Round(float64(max(gray.Cols(), gray.Rows()))/140))|1)
+	if wide {
+		// A blurred or thick line is wider than that kernel and shows only faintly in its
+		// response; this kernel catches it (still narrower than a grid cell in most frames).
+		k = int(math.Round(float64(k)*1.8)) | 1
+	}
 	kernel := gocv.GetStructuringElement(gocv.MorphEllipse, image.Pt(k, k))
 	defer kernel.Close()
 	bh := gocv.NewMat()
