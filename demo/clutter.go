@@ -55,7 +55,7 @@ func makeClutter(lk *Look, n, asp float64, seed uint64) []clutterObj {
 			if i == 1 {
 				side = x1 + o.rad + g.in(0.3, 2.5)
 			}
-			o.x, o.y = side, my+g.in(-0.3, 0.3)*(y1-y0)
+			o.x, o.y = side, my+g.in(-0.15, 0.15)*(y1-y0)
 		case 2:
 			o.kind = lid
 			o.rad = g.in(3.0, 3.8)
@@ -69,9 +69,19 @@ func makeClutter(lk *Look, n, asp float64, seed uint64) []clutterObj {
 			if g.chance(0.5) {
 				side = x1 + o.rad + g.in(0.3, 2)
 			}
-			o.x, o.y = side, y0+g.in(0, 0.3)*(y1-y0)
+			o.x, o.y = side, y0+o.rad*0.6
 			if g.chance(0.5) {
-				o.y = y1 - g.in(0, 0.3)*(y1-y0)
+				o.y = y1 - o.rad*0.6
+			}
+			// Clear of the bowls.
+			for _, b := range out {
+				if d := math.Hypot(o.x-b.x, o.y-b.y); d < o.rad+b.rad {
+					if o.x < x0 {
+						o.x -= o.rad + b.rad - d + 0.3
+					} else {
+						o.x += o.rad + b.rad - d + 0.3
+					}
+				}
 			}
 		default:
 			a := g.in(-0.3, 0.3)

@@ -132,6 +132,13 @@ type Look struct {
 
 	// Clutter around the board: bowls, lids, a clock, paper.
 	Clutter int
+
+	// Shadow is a player leaning over the board: a large soft shadow that takes away this share of the
+	// lamps' light (0: none) inside an ellipse on the board's plane.
+	Shadow       float64
+	ShadowCenter [2]float64 // in board units from the board's centre
+	ShadowRadius [2]float64 // half-axes
+	ShadowSoft   float64    // width of its edge
 }
 
 // hsv returns an RGB colour from hue (degrees), saturation and value.
@@ -275,7 +282,7 @@ func RandomLook(seed uint64) Look {
 	if g.chance(0.2) {
 		l.Noise = g.in(7, 13)
 	}
-	if g.chance(0.75) {
+	if g.chance(0.6) {
 		l.JPEG = int(g.in(35, 92))
 	}
 	l.Contrast = g.in(0, 0.6)
@@ -345,7 +352,7 @@ func RandomLook(seed uint64) Look {
 	case DarkWood:
 		l.BoardColor = hsv(g.in(18, 32), g.in(0.45, 0.7), g.in(0.35, 0.6))
 	case PlasticBoard:
-		l.BoardColor = hsv(g.in(38, 50), g.in(0.55, 0.8), g.in(0.82, 0.97))
+		l.BoardColor = hsv(g.in(38, 50), g.in(0.45, 0.72), g.in(0.82, 0.97))
 		l.Grain = g.in(0, 0.15)
 		l.Glare = math.Max(l.Glare, g.in(0.3, 0.9))
 	case WhiteBoard:
@@ -449,6 +456,16 @@ func RandomLook(seed uint64) Look {
 		}
 	}
 	l.Clutter = g.pick(2, 2, 3, 3)
+	if g.chance(0.25) {
+		l.Shadow = g.in(0.3, 0.85)
+		side := 1.0
+		if g.chance(0.5) {
+			side = -1
+		}
+		l.ShadowCenter = [2]float64{g.normal() * 6, side * g.in(8, 14)}
+		l.ShadowRadius = [2]float64{g.in(5, 10), g.in(4, 8)}
+		l.ShadowSoft = g.in(0.5, 4)
+	}
 	return l
 }
 

@@ -247,6 +247,18 @@ func (r *LookRenderer) layerFor(w, h int) *photoLayer {
 	return l
 }
 
+// bodyShadow is the share of the lamps' light a player leaning over the board leaves at (x,y).
+func (l *photoLayer) bodyShadow(lk *Look, x, y float64) float64 {
+	if lk.Shadow <= 0 {
+		return 1
+	}
+	n := l.g.n
+	dx := (x - n/2 - lk.ShadowCenter[0]) / math.Max(lk.ShadowRadius[0], 0.5)
+	dy := (y - n*l.g.aspect/2 - lk.ShadowCenter[1]) / math.Max(lk.ShadowRadius[1], 0.5)
+	d := (math.Sqrt(dx*dx+dy*dy) - 1) * math.Min(lk.ShadowRadius[0], lk.ShadowRadius[1])
+	return 1 - lk.Shadow*smoothstep(lk.ShadowSoft, -lk.ShadowSoft, d)
+}
+
 // irradiance returns the light falling on an upward surface at (x,y,z), per channel, and the part of
 // it lamp i gives (before any shadow).
 func (l *photoLayer) irradiance(lk *Look, x, y, z float64, out *[3]float64, part *[4][3]float64) {
@@ -264,7 +276,7 @@ func (l *photoLayer) irradiance(lk *Look, x, y, z float64, out *[3]float64, part
 		dx, dy, dz := lp.pos[0]-x, lp.pos[1]-y, lp.pos[2]-z
 		d2 := dx*dx + dy*dy + dz*dz
 		hz := lp.pos[2]
-		k := hz * hz / d2 * dz / math.Sqrt(d2)
+		k := hz * hz / d2 * dz / math.Sqrt(d2) * l.bodyShadow(lk, x, y)
 		for c := range 3 {
 			v := lp.color[c] * k
 			out[c] += v
@@ -314,6 +326,33 @@ func (r *LookRenderer) buildLayer(w, h int) *photoLayer {
 	glareW := 0.8 + 5*(1-lk.Gloss)
 	var irr [3]float64
 	var part [4][3]float64
+	// The light on the board (the lamps' pools and their reflections) is smooth: it is computed every
+	// few pixels and interpolated.
+	lightGrid := newLightGrid(w, h, func(x, y float64) [6]float32 {
+		u, v := g.toBoard.Apply(x, y)
+		var e [3]float64
+		l.irradiance(lk, u, v, 0, &e, nil)
+		var out [6]float32
+		for c := range 3 {
+			out[c] = float32(e[c])
+		}
+		if lk.Glare > 0 {
+			for i := range l.lamps {
+				lp := &l.lamps[i]
+				dx, dy := u-lp.glare[0], v-lp.glare[1]
+				sw := glareW * (1 + 2*lp.size)
+				d2 := (dx*dx + dy*dy) / (2 * sw * sw)
+				k := lk.Glare * 0.12 * fastExp(-d2/16) // broad sheen
+				if d2 < 12 {
+					k += lk.Glare * (0.35 + 1.2*lk.Gloss) / (1 + 2*lp.size) * fastExp(-d2)
+				}
+				for c := range 3 {
+					out[3+c] += float32(lp.color[c] * k)
+				}
+			}
+		}
+		return out
+	})
 	// The table is drawn in 2x2 blocks (it is out of the board's focus and carries no labels).
 	tablePrev, tableCur := make([]bool, w), make([]bool, w)
 	for y := 0; y < h; y++ {
@@ -341,28 +380,13 @@ func (r *LookRenderer) buildLayer(w, h int) *photoLayer {
 			if u >= x0b && u <= x1b && v >= y0b && v <= y1b {
 				// Board surface.
 				a := r.boardAlbedo(l, u, v, ps, grainCos, grainSin, stars)
-				l.irradiance(lk, u, v, 0, &irr, nil)
-				cr, cg, cb = a[0]*irr[0], a[1]*irr[1], a[2]*irr[2]
+				lt := lightGrid.at(fx, fy)
+				cr, cg, cb = a[0]*float64(lt[0])+float64(lt[3]), a[1]*float64(lt[1])+float64(lt[4]), a[2]*float64(lt[2])+float64(lt[5])
 				// Edge bevel.
 				edge := fmin(fmin(u-x0b, x1b-u), fmin(v-y0b, y1b-v))
 				if edge < 0.06 {
 					k := 0.75 + 0.25*edge/0.06
 					cr, cg, cb = cr*k, cg*k, cb*k
-				}
-				if lk.Glare > 0 {
-					for i := range l.lamps {
-						lp := &l.lamps[i]
-						dx, dy := u-lp.glare[0], v-lp.glare[1]
-						sw := glareW * (1 + 2*lp.size)
-						d2 := (dx*dx + dy*dy) / (2 * sw * sw)
-						k := lk.Glare * 0.12 * fastExp(-d2/16) // broad sheen
-						if d2 < 12 {
-							k += lk.Glare * (0.35 + 1.2*lk.Gloss) / (1 + 2*lp.size) * fastExp(-d2)
-						}
-						cr += lp.color[0] * k
-						cg += lp.color[1] * k
-						cb += lp.color[2] * k
-					}
 				}
 			} else {
 				// The ray misses the top: it meets the board's side or the table below.
@@ -445,10 +469,10 @@ func (r *LookRenderer) woodAlbedo(l *photoLayer, u, v, grainCos, grainSin float6
 	}
 	gu := u*grainCos + v*grainSin
 	gv := -u*grainSin + v*grainCos
-	warp := l.tex.fbm(gu*0.35+11, gv*0.12, 3)
+	warp := l.tex.fbm(gu*0.35+11, gv*0.12, 2)
 	gr := 0.5 + 0.5*math.Sin((gu*lk.GrainScale+warp*5)*2*math.Pi)
 	gr *= gr
-	slow := l.tex.fbm(u*0.15+37, v*0.15+5, 2)
+	slow := l.tex.at(u*0.15+37, v*0.15+5)
 	fine := l.tex.at(gu*9+3, gv*0.8)
 	k := 1 + lk.Grain*(0.10*(0.5-gr)+0.08*(slow-0.5)+0.05*(fine-0.5))
 	// Slightly more saturated in the dark bands of the grain.
@@ -658,7 +682,7 @@ func (r *LookRenderer) lightAtStone(l *photoLayer, x, y, z float64) stoneLight {
 		d := sub3(lp.pos, [3]float64{x, y, z})
 		d2 := dot3(d, d)
 		k := lp.pos[2] * lp.pos[2] / d2
-		sl.e[i] = scale3(lp.color, k)
+		sl.e[i] = scale3(lp.color, k*l.bodyShadow(lk, x, y))
 		sl.dir[i] = norm3(d)
 		sl.half[i] = norm3([3]float64{sl.dir[i][0] + sl.view[0], sl.dir[i][1] + sl.view[1], sl.dir[i][2] + sl.view[2]})
 		sl.exp[i] = math.Max(lk.Shininess/(1+6*lp.size), 2)
@@ -1005,6 +1029,41 @@ func (r *LookRenderer) Covered(w, h int, sc Scene) []bool {
 				}
 			}
 		}
+	}
+	return out
+}
+
+// lightGrid holds a smooth function of the pixel (six values: light and its reflection) sampled every
+// lightCell pixels, for bilinear interpolation.
+type lightGrid struct {
+	gw, gh int
+	v      [][6]float32
+}
+
+const lightCell = 4
+
+func newLightGrid(w, h int, f func(x, y float64) [6]float32) *lightGrid {
+	g := &lightGrid{gw: w/lightCell + 2, gh: h/lightCell + 2}
+	g.v = make([][6]float32, g.gw*g.gh)
+	for j := range g.gh {
+		for i := range g.gw {
+			g.v[j*g.gw+i] = f(float64(i*lightCell), float64(j*lightCell))
+		}
+	}
+	return g
+}
+
+// at interpolates the grid at pixel position (x,y).
+func (g *lightGrid) at(x, y float64) [6]float32 {
+	fx, fy := x/lightCell, y/lightCell
+	i, j := int(fx), int(fy)
+	i, j = clampInt(i, 0, g.gw-2), clampInt(j, 0, g.gh-2)
+	tx, ty := float32(fx-float64(i)), float32(fy-float64(j))
+	a, b := &g.v[j*g.gw+i], &g.v[j*g.gw+i+1]
+	c, d := &g.v[(j+1)*g.gw+i], &g.v[(j+1)*g.gw+i+1]
+	var out [6]float32
+	for k := range 6 {
+		out[k] = (a[k]*(1-tx)+b[k]*tx)*(1-ty) + (c[k]*(1-tx)+d[k]*tx)*ty
 	}
 	return out
 }
