@@ -290,8 +290,7 @@ func (l *photoLayer) irradiance(lk *Look, x, y, z float64, out *[3]float64, part
 func (r *LookRenderer) buildLayer(w, h int) *photoLayer {
 	lk := &r.look
 	g := r.geometry(w, h)
-	l := &photoLayer{g: g, base: make([]float32, 3*w*h), stones: make([]float32, 3*w*h), work: make([]float32, 3*w*h),
-		tmp: make([]float32, 3*w*h), noise: make([]float32, noisePeriod+w),
+	l := &photoLayer{g: g, base: make([]float32, 3*w*h), stones: make([]float32, 3*w*h), noise: make([]float32, noisePeriod+w),
 		tex: newNoiseTex(hash64(lk.Seed, 11))}
 	cam := g.cam
 	n, asp := g.n, g.aspect
@@ -355,10 +354,14 @@ func (r *LookRenderer) buildLayer(w, h int) *photoLayer {
 	})
 	// The table is drawn in 2x2 blocks (it is out of the board's focus and carries no labels).
 	tablePrev, tableCur := make([]bool, w), make([]bool, w)
+	var wood [3]float64
 	for y := 0; y < h; y++ {
 		tablePrev, tableCur = tableCur, tablePrev
+		woodOK := false
 		for x := 0; x < w; x++ {
 			tableCur[x] = false
+			wasBoard := woodOK
+			woodOK = false
 			if y&1 == 1 && tablePrev[x] && x&1 == 0 && x+1 < w && tablePrev[x+1] {
 				copy(l.base[3*(y*w+x):3*(y*w+x)+6], l.base[3*((y-1)*w+x):3*((y-1)*w+x)+6])
 				tableCur[x], tableCur[x+1] = true, true
@@ -379,7 +382,12 @@ func (r *LookRenderer) buildLayer(w, h int) *photoLayer {
 			var cr, cg, cb float64
 			if u >= x0b && u <= x1b && v >= y0b && v <= y1b {
 				// Board surface.
-				a := r.boardAlbedo(l, u, v, ps, grainCos, grainSin, stars)
+				// The wood is drawn at half the width (the lines at full resolution).
+				if x&1 == 0 || !wasBoard {
+					wood = r.woodAlbedo(l, u, v, grainCos, grainSin)
+				}
+				woodOK = true
+				a := r.boardAlbedo(l, wood, u, v, ps, stars)
 				lt := lightGrid.at(fx, fy)
 				cr, cg, cb = a[0]*float64(lt[0])+float64(lt[3]), a[1]*float64(lt[1])+float64(lt[4]), a[2]*float64(lt[2])+float64(lt[5])
 				// Edge bevel.
@@ -480,9 +488,9 @@ func (r *LookRenderer) woodAlbedo(l *photoLayer, u, v, grainCos, grainSin float6
 }
 
 // boardAlbedo is the board's surface at (u,v): wood, lines and star points, antialiased over ps.
-func (r *LookRenderer) boardAlbedo(l *photoLayer, u, v, ps, grainCos, grainSin float64, stars [][2]int) [3]float64 {
+func (r *LookRenderer) boardAlbedo(l *photoLayer, wood [3]float64, u, v, ps float64, stars [][2]int) [3]float64 {
 	lk := &r.look
-	a := r.woodAlbedo(l, u, v, grainCos, grainSin)
+	a := wood
 	n, asp := l.g.n, l.g.aspect
 	half := lk.LineWidth / 2
 	ink := 0.0
@@ -644,6 +652,9 @@ func (r *LookRenderer) RenderInto(dst *image.RGBA, sc Scene) error {
 	}
 	src := l.stones
 	if sc.Hand != nil {
+		if len(l.work) != len(l.stones) {
+			l.work = make([]float32, len(l.stones))
+		}
 		if key := sceneKey(sc); key != l.workKey {
 			copy(l.work, l.stones)
 			r.drawPhotoHand(l, l.work, *sc.Hand)

@@ -62,6 +62,12 @@ func (r *LookRenderer) develop(l *photoLayer, src []float32, dst *image.RGBA, fr
 	lk := &r.look
 	g := &l.g
 	w, h := g.w, g.h
+	px := float64(w) / 640
+	// Without distortion or blur the frame is toned straight from the scene.
+	direct := g.k == 0 && lk.Blur*px <= 0.3 && lk.MotionBlur*px < 1
+	if !direct && len(l.tmp) != 3*w*h {
+		l.tmp = make([]float32, 3*w*h)
+	}
 	tmp := l.tmp
 	exp := lk.Exposure
 	if exp <= 0 {
@@ -79,6 +85,9 @@ func (r *LookRenderer) develop(l *photoLayer, src []float32, dst *image.RGBA, fr
 	vg := float32(lk.Vignette)
 	g0, g1, g2 := gain[0]*255, gain[1]*255, gain[2]*255
 	for y := range h {
+		if direct {
+			break
+		}
 		fy := float64(y) + 0.5
 		dy := float32((fy - g.cy) / g.rn)
 		out := tmp[3*y*w : 3*(y+1)*w]
@@ -107,7 +116,6 @@ func (r *LookRenderer) develop(l *photoLayer, src []float32, dst *image.RGBA, fr
 			}
 		}
 	}
-	px := float64(w) / 640
 	if s := lk.Blur * px; s > 0.3 {
 		if len(l.tmp2) != len(tmp) {
 			l.tmp2 = make([]float32, len(tmp))
@@ -129,12 +137,26 @@ func (r *LookRenderer) develop(l *photoLayer, src []float32, dst *image.RGBA, fr
 		lo, co := int(rh%noisePeriod), int((rh>>32)%noisePeriod)
 		luma, chroma := l.noise[lo:lo+w], l.noise[co:co+w]
 		row := dst.Pix[y*dst.Stride : y*dst.Stride+4*w]
-		in := tmp[3*y*w : 3*(y+1)*w]
+		var in []float32
+		m0, m1, m2 := float32(1.0/255), float32(1.0/255), float32(1.0/255)
+		dy := float32((float64(y) + 0.5 - g.cy) / g.rn)
+		if direct {
+			in = src[3*y*w : 3*(y+1)*w]
+		} else {
+			in = tmp[3*y*w : 3*(y+1)*w]
+		}
 		for x := range w {
 			q := in[3*x : 3*x+3 : 3*x+3]
+			if direct {
+				dx := float32((float64(x) + 0.5 - g.cx) / g.rn)
+				r2 := dx*dx + dy*dy
+				vig := 1 - vg*r2*(0.6+0.4*r2)
+				m0, m1, m2 = gain[0]*vig, gain[1]*vig, gain[2]*vig
+			}
+			m := [3]float32{m0, m1, m2}
 			var o [3]float32
 			for c := range 3 {
-				t := q[c] * (1.0 / 255)
+				t := q[c] * m[c]
 				if t > 1 {
 					t = 1
 				} else if t < 0 {
