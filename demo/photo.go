@@ -59,7 +59,7 @@ type photoGeom struct {
 	toBoard   homography.Matrix
 	cam       [3]float64 // camera centre in board coordinates (Z up from the playing surface)
 	ppu       float64    // mean pixels per unit over the grid
-	k         float64    // lens: undistorted = c + (d-c)*(1 + k*r^2), r in half-diagonals
+	k         float64    // lens: undistorted = c + (d-c)*(1 + k*r^2)*lensScale, r in half-diagonals
 	cx, cy    float64
 	rn        float64 // half-diagonal
 }
@@ -70,8 +70,17 @@ func (g *photoGeom) undistort(x, y float64) (float64, float64) {
 		return x, y
 	}
 	dx, dy := (x-g.cx)/g.rn, (y-g.cy)/g.rn
-	f := 1 + g.k*(dx*dx+dy*dy)
+	f := (1 + g.k*(dx*dx+dy*dy)) * g.lensScale()
 	return g.cx + dx*f*g.rn, g.cy + dy*f*g.rn
+}
+
+// lensScale keeps the whole frame inside the pinhole picture: a barrel lens is zoomed so that the
+// frame's corners see the picture's corners (nothing outside the rendered picture is ever needed).
+func (g *photoGeom) lensScale() float64 {
+	if g.k > 0 {
+		return 1 / (1 + g.k)
+	}
+	return 1
 }
 
 // distort maps a pixel of the pinhole picture to the output frame (the inverse of undistort).
@@ -85,9 +94,10 @@ func (g *photoGeom) distort(x, y float64) (float64, float64) {
 		return x, y
 	}
 	rd := ru
-	for range 8 { // Newton on rd*(1+k rd^2) = ru
-		f := rd*(1+g.k*rd*rd) - ru
-		d := 1 + 3*g.k*rd*rd
+	ls := g.lensScale()
+	for range 8 { // Newton on ls*rd*(1+k rd^2) = ru
+		f := ls*rd*(1+g.k*rd*rd) - ru
+		d := ls * (1 + 3*g.k*rd*rd)
 		if d <= 0.05 {
 			break
 		}
@@ -412,7 +422,7 @@ func (r *LookRenderer) buildLayer(w, h int) *photoLayer {
 					k := 0.45 * (1 - 0.3*s)
 					cr, cg, cb = a[0]*irr[0]*k, a[1]*irr[1]*k, a[2]*irr[2]*k
 				} else {
-					a := r.tableAlbedo(l, qx, qy)
+					a, onClutter := r.tableAlbedo(l, qx, qy)
 					l.irradiance(lk, qx, qy, -thick, &irr, &part)
 					// The board's shadow on the table, lamp by lamp.
 					for i := range l.lamps {
@@ -431,7 +441,7 @@ func (r *LookRenderer) buildLayer(w, h int) *photoLayer {
 					dq := fmax(fmax(x0b-qx, qx-x1b), fmax(y0b-qy, qy-y1b))
 					k := 1 - 0.35*smoothstep(0.6, 0, dq)
 					cr, cg, cb = a[0]*irr[0]*k, a[1]*irr[1]*k, a[2]*irr[2]*k
-					tableCur[x] = dout > 0.5 // keep full detail near the board's edge
+					tableCur[x] = dout > 0.5 && !onClutter // full detail near the board's edge and on things
 				}
 			}
 			i := 3 * (y*w + x)
@@ -530,14 +540,14 @@ func boxCover(d, half, ps float64) float64 {
 }
 
 // tableAlbedo is the table (and what lies on it) at (x,y) on the table's plane.
-func (r *LookRenderer) tableAlbedo(l *photoLayer, x, y float64) [3]float64 {
+func (r *LookRenderer) tableAlbedo(l *photoLayer, x, y float64) (a [3]float64, clutter bool) {
 	lk := &r.look
 	for i := range l.clutter {
 		if a, ok := l.clutter[i].albedo(lk, l.tex, x, y); ok {
-			return a
+			return a, true
 		}
 	}
-	a := lk.Table
+	a = lk.Table
 	var k float64
 	if lk.TableCloth {
 		k = 1 + 0.10*(l.tex.at(x*6, y*6)-0.5) + 0.06*(l.tex.fbm(x*0.2+50, y*0.2, 2)-0.5)
@@ -545,7 +555,7 @@ func (r *LookRenderer) tableAlbedo(l *photoLayer, x, y float64) [3]float64 {
 		gr := 0.5 + 0.5*math.Sin((x*0.45+2.5*l.tex.fbm(x*0.05+70, y*0.25, 3))*2*math.Pi)
 		k = 1 - 0.12*gr*gr + 0.08*(l.tex.at(x*2, y*0.15+40)-0.5) + 0.05*(l.tex.at(x*0.5, y*7)-0.5)
 	}
-	return scale3(a, k)
+	return scale3(a, k), false
 }
 
 // placedStone is a stone where it lies: its centre on the board plane and its colour.
@@ -1005,7 +1015,7 @@ func (r *LookRenderer) photoHandShape(l *photoLayer, hd Hand) ([handParts]capsul
 	sp := l.g.ppu * 1.8 * r.look.HandScale
 	parts, sx, sy, sr := handCapsules(tx, ty, sp, float64(l.g.h), hd)
 	if sr > 0 {
-		sr = 0.47 * l.g.ppu // the held stone is a stone, whatever the hand's size
+		sr = r.look.StoneRadius * 1.1 * l.g.ppu // the held stone is a stone (a little nearer the camera), whatever the hand's size
 	}
 	return parts, sx, sy, sr
 }

@@ -69,6 +69,24 @@ func TestLookGeometry(t *testing.T) {
 	}
 }
 
+// TestLensRoundTrip: distort undoes undistort, and the lens never needs a pixel outside the picture.
+func TestLensRoundTrip(t *testing.T) {
+	for _, k := range []float64{-0.02, 0, 0.03, 0.12} {
+		g := photoGeom{w: 640, h: 480, cx: 320, cy: 240, rn: 400, k: k}
+		for y := 0.0; y <= 480; y += 40 {
+			for x := 0.0; x <= 640; x += 40 {
+				ux, uy := g.undistort(x, y)
+				if ux < -1e-9 || uy < -1e-9 || ux > 640+1e-9 || uy > 480+1e-9 {
+					t.Errorf("k %v: frame pixel %v,%v needs picture pixel %.2f,%.2f", k, x, y, ux, uy)
+				}
+				if dx, dy := g.distort(ux, uy); math.Hypot(dx-x, dy-y) > 1e-6 {
+					t.Errorf("k %v: %v,%v -> %.3f,%.3f -> %.3f,%.3f", k, x, y, ux, uy, dx, dy)
+				}
+			}
+		}
+	}
+}
+
 // stoneTop returns where the top of the stone on (col,row) appears, ignoring its offset.
 func stoneTop(r *LookRenderer, w, h, col, row int) (float64, float64) {
 	g := r.geometry(w, h)
