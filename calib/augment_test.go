@@ -115,6 +115,12 @@ func augKinds() []augKind {
 			augLight(rng, f.img, rng.IntN(2) == 0)
 			return f
 		}},
+		{name: "a-dense", inView: true, needsCorners: true, make: func(rng *rand.Rand, src gocv.Mat, p augPhoto) augFrame {
+			f := augGeom(rng, src, p, augGeomOpts{long: 960, tilt: 20 + 25*rng.Float64(), spin: 40 * (rng.Float64() - 0.5)})
+			augStones(rng, f, p, 200+rng.IntN(84))
+			augLight(rng, f.img, true)
+			return f
+		}},
 		{name: "cut", inView: false, needsCorners: true, make: func(rng *rand.Rand, src gocv.Mat, p augPhoto) augFrame {
 			return augGeom(rng, src, p, augGeomOpts{long: 608, crop: -(1.6 + 2*rng.Float64())})
 		}},

@@ -289,7 +289,11 @@ func fitPair(w *workImage, n frameNorm, va, vb vanishing, segs []normSeg, sizes 
 		if !ok {
 			continue
 		}
-		best.conf = best.confidence(&w.lines, cap)
+		var gray *grayPlane
+		if w.gray.pix != nil {
+			gray = &w.gray
+		}
+		best.conf = best.confidence(&w.lines, gray, cap)
 		out = append(out, best)
 		if best.conf > clearConfidence && best.inView(w.lines.w, w.lines.h) {
 			break

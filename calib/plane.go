@@ -73,6 +73,7 @@ func planeFromMat(m gocv.Mat) (plane, error) {
 type workImage struct {
 	sx, sy float64 // work pixels per original pixel (<= 1), horizontally and vertically
 	lines  plane   // black-hat response, lightly blurred, in work pixels
+	gray   grayPlane
 	segs   []segment
 	trace  tracer // developer tracing; nil in production
 }
@@ -139,8 +140,13 @@ func prepareWith(img gocv.Mat, maxSide int, segments, light, wide bool) (*workIm
 	gocv.MorphologyEx(gray, &bh, op, kernel)
 	gocv.GaussianBlur(bh, &bh, image.Pt(3, 3), 0.8, 0.8, gocv.BorderReplicate)
 
-	w := &workImage{sx: sx, sy: sy}
 	var err error
+	w := &workImage{sx: sx, sy: sy}
+	if segments {
+		if w.gray, err = grayFromMat(gray); err != nil {
+			return nil, err
+		}
+	}
 	if w.lines, err = planeFromMat(bh); err != nil {
 		return nil, err
 	}
@@ -196,4 +202,31 @@ func findSegments(bh gocv.Mat, lines *plane) []segment {
 		}
 	}
 	return segs
+}
+
+// grayPlane is the grey work image, 8 bits a pixel, for reading stones.
+type grayPlane struct {
+	w, h int
+	pix  []uint8
+}
+
+// grayFromMat copies a continuous CV_8UC1 Mat.
+func grayFromMat(m gocv.Mat) (grayPlane, error) {
+	if m.Type() != gocv.MatTypeCV8UC1 || !m.IsContinuous() {
+		return grayPlane{}, fmt.Errorf("%w: grey plane needs a continuous 8-bit Mat", ErrBadImage)
+	}
+	b, err := m.DataPtrUint8()
+	if err != nil {
+		return grayPlane{}, fmt.Errorf("%w: %v", ErrBadImage, err)
+	}
+	return grayPlane{w: m.Cols(), h: m.Rows(), pix: append([]uint8(nil), b...)}, nil
+}
+
+// at reads the nearest pixel; ok is false outside the image.
+func (g *grayPlane) at(x, y float64) (float64, bool) {
+	xi, yi := int(x+0.5), int(y+0.5)
+	if xi < 0 || yi < 0 || xi >= g.w || yi >= g.h {
+		return 0, false
+	}
+	return float64(g.pix[yi*g.w+xi]), true
 }

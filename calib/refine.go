@@ -2,6 +2,7 @@ package calib
 
 import (
 	"math"
+	"sort"
 )
 
 // gridFit is a candidate board: a lattice of cols x rows lines whose corner intersections
@@ -31,7 +32,7 @@ func (g gridFit) contrast() float64 {
 // contrast (on the lattice against between and beyond it), how many of its lines are actually
 // visible (a lattice fitted to clutter or to a stone pattern misses many), and whether the lines
 // run right up to all four edge lines (a grid whose edge lies in the board's margin does not).
-func (g gridFit) confidence(lines *plane, cap float32) float64 {
+func (g gridFit) confidence(lines *plane, gray *grayPlane, cap float32) float64 {
 	h, ok := gridH(g.cols, g.rows, g.corners)
 	if !ok || g.on <= 0 {
 		return 0
@@ -52,7 +53,7 @@ func (g gridFit) confidence(lines *plane, cap float32) float64 {
 		}
 	}
 	lineFrac := min(float64(seenC)/float64(g.cols), float64(seenR)/float64(g.rows))
-	if subLattice(ec) || subLattice(er) {
+	if subLattice(ec) || subLattice(er) || cellAspect(h, g.cols, g.rows) > maxCellAspect {
 		return 0
 	}
 	st := r.gapStubs(g.cols, g.rows, -1)
@@ -74,16 +75,111 @@ func (g gridFit) confidence(lines *plane, cap float32) float64 {
 		worst = max(worst, min(beyond[k], outStubs[k])/g.on)
 	}
 	cont := math.Max(0, 1-worst)
-	return g.contrast() * lineFrac * (0.5 + 0.5*stubs) * cont
+	lineConf := g.contrast() * lineFrac
+	if gray != nil && lineConf >= 0.15 {
+		// Stones hide lines late in a game; where the stones themselves sit on the lattice's
+		// intersections and not between them, they vouch for it as the lines would.
+		lineConf += (1 - lineConf) * 0.6 * stoneSupport(gray, h, g.cols, g.rows)
+	}
+	return lineConf * (0.5 + 0.5*stubs) * cont
+}
+
+// stoneSupport is 0..1: how clearly stones sit on the intersections of the cols x rows grid
+// (homography h) rather than between them. Each intersection is read at four points a fifth of
+// a spacing off it diagonally (off the lines, inside a stone), each cell centre at four points
+// off it along the lines (outside any stone on the intersections around it). A point whose grey
+// level stands far from the board's (the median cell centre) holds a stone. A real board's
+// stones fill intersections and leave cell centres empty; a lattice half a spacing off, or one
+// unrelated to the board, finds about as many "stones" between its intersections as on them.
+func stoneSupport(gray *grayPlane, h [9]float64, cols, rows int) float64 {
+	read := func(u, v float64, offs [4][2]float64) (float64, bool) {
+		s := 0.0
+		for _, o := range offs {
+			p := applyH(h, Point2{u + o[0], v + o[1]})
+			x, ok := gray.at(p.X, p.Y)
+			if !ok {
+				return 0, false
+			}
+			s += x
+		}
+		return s / 4, true
+	}
+	diag := [4][2]float64{{-0.2, -0.2}, {0.2, -0.2}, {0.2, 0.2}, {-0.2, 0.2}}
+	axis := [4][2]float64{{-0.15, 0}, {0.15, 0}, {0, -0.15}, {0, 0.15}}
+	inter := make([]float64, 0, cols*rows)
+	cells := make([]float64, 0, (cols-1)*(rows-1))
+	for j := 0; j < rows; j++ {
+		for i := 0; i < cols; i++ {
+			if v, ok := read(float64(i), float64(j), diag); ok {
+				inter = append(inter, v)
+			}
+			if i+1 < cols && j+1 < rows {
+				if v, ok := read(float64(i)+0.5, float64(j)+0.5, axis); ok {
+					cells = append(cells, v)
+				}
+			}
+		}
+	}
+	if len(inter) < cols*rows/2 || len(cells) < (cols-1)*(rows-1)/2 {
+		return 0
+	}
+	sorted := append([]float64(nil), cells...)
+	sort.Float64s(sorted)
+	board := sorted[len(sorted)/2]
+	dev := make([]float64, len(inter))
+	for i, v := range inter {
+		dev[i] = math.Abs(v - board)
+	}
+	sort.Float64s(dev)
+	tau := math.Max(25, 0.4*dev[len(dev)*9/10])
+	n, nc := 0, 0
+	for _, d := range dev {
+		if d > tau {
+			n++
+		}
+	}
+	for _, v := range cells {
+		if math.Abs(v-board) > tau {
+			nc++
+		}
+	}
+	fi, fc := float64(n)/float64(len(inter)), float64(nc)/float64(len(cells))
+	if fi <= 0 {
+		return 0
+	}
+	return math.Max(0, (fi-2*fc)/fi) * math.Min(1, float64(n)/80)
+}
+
+// maxCellAspect is the most elongated a grid cell may look at the grid's centre: a board seen
+// at 60 degrees in a frame stretched by 4:3 has cells about 2.7 times as long as wide; a
+// lattice at a fraction of the spacing in one direction has much flatter ones.
+const maxCellAspect = 3.2
+
+// cellAspect is the ratio of the longer to the shorter side of the cell at the grid's centre.
+func cellAspect(h [9]float64, cols, rows int) float64 {
+	u, v := float64(cols-1)/2, float64(rows-1)/2
+	c := applyH(h, Point2{u, v})
+	a, b := applyH(h, Point2{u + 1, v}), applyH(h, Point2{u, v + 1})
+	la, lb := math.Hypot(a.X-c.X, a.Y-c.Y), math.Hypot(b.X-c.X, b.Y-c.Y)
+	if la <= 0 || lb <= 0 {
+		return math.Inf(1)
+	}
+	return max(la/lb, lb/la)
 }
 
 // subLattice reports whether the evidence of a family's lines (in order) is periodic with a
-// period of 2 to 4 lines: every second, third or fourth line strong and the others weak, the
+// period of 2 to 6 lines: every second, third ... line strong and the others weak, the
 // mark of a lattice at a fraction of the board's spacing. Stones hide lines, but never in such
 // a pattern.
 func subLattice(e []float64) bool {
-	for k := 2; k <= 4; k++ {
-		if len(e) < 2*k {
+	// The edge lines are left out: a board's outer lines are often drawn thicker, and stones
+	// hide the inner ones more.
+	if len(e) < 6 {
+		return false
+	}
+	e = e[1 : len(e)-1]
+	for k := 2; k <= 6; k++ {
+		if len(e) < 3*k {
 			break
 		}
 		for r := 0; r < k; r++ {
