@@ -117,6 +117,14 @@ func TestPressByLikelihood(t *testing.T) {
 			h.lookProbs(map[string]observe.Probs{"H8": {0.4, 0.55, 0.03, 0.02}})
 			h.press(clock.WhiteClock)
 		}, banner: VerdictMove, contains: []string{"2: White C3. Black's stone on G7 is seen already"}, moves: "B E5 W C3"},
+		{name: "the opponent's stone after their press out of turn: a move was missed", steps: func(h *harness) {
+			h.move(engine.Black, "E5")
+			h.put('O', "C3")
+			h.put('X', "G7")
+			h.press(clock.BlackClock) // Black presses for G7 while White's C3 is not counted yet
+			h.lookProbs(nil)
+			h.press(clock.WhiteClock)
+		}, banner: VerdictBoardDiffers, contains: []string{"2 new stones at once"}, points: "G7 C3", moves: "B E5"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -517,6 +517,7 @@ func (t *Table) pressNow(p clock.Press, at, now time.Time) error {
 		case d.Action == clock.Resume:
 			return t.applyResumeClocks(at)
 		case d.Action == clock.Ignore && d.Reason == clock.NotToMove:
+			t.strayPress = c
 			t.setBanner(Verdict{Kind: VerdictNotYourTurn, Color: c, At: at,
 				Message: fmt.Sprintf("It is %s's turn: %s's clock press changes nothing.", title(g.ToMove()), title(c))})
 			return nil
@@ -646,6 +647,9 @@ func (t *Table) evaluate(c engine.Color, o observe.Observation, at time.Time) {
 			[]mismatch{{P: b.Move.Point, Want: engine.Empty, Seen: b.Move.Color}}, at)
 	case !r.Decisive():
 		t.unclear(c, o, r, at)
+	case b.Kind == infer.MoveThenNext && t.strayPress == c.Opponent():
+		// The opponent pressed for that stone already, out of turn: a move was missed.
+		t.differsFromAll(c, o, r, at)
 	case b.Kind == infer.Illegal:
 		t.illegal(b.Move, b.Err, at)
 	default: // Move, CapturesOnBoard, MoveThenNext: the same move
@@ -856,7 +860,7 @@ func (t *Table) accept(played engine.Played, at time.Time, comment string) {
 			return
 		}
 	}
-	t.pending, t.capture, t.differs = nil, nil, nil
+	t.pending, t.capture, t.differs, t.strayPress = nil, nil, nil, engine.Empty
 	note := &moveNote{}
 	if comment != "" {
 		note.Comments = append(note.Comments, comment)

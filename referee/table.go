@@ -140,28 +140,32 @@ type Table struct {
 	seen      observe.Observation
 	hasSeen   bool
 
-	pending  *pendingPress
-	queue    []clock.Press // presses made while an earlier press was being checked, in order
-	capture  *pendingCapture
-	differs  []engine.Point // the board differs from the game here; cleared when it matches
-	halted   *halt
-	notes    map[int]*moveNote // by move number; 0 = the root node
-	dead     map[engine.Point]bool
-	fromProp bool
-	propGen  int // bumps on every entry into marking, so stale proposals are dropped
-	propBusy bool
-	confirm  [3]bool
-	score    *engine.Score
-	result   string
-	banner   Verdict
-	history  []Verdict
-	recovery string
-	gamePath string
-	cancel   context.CancelFunc
-	ctx      context.Context
-	wg       sync.WaitGroup
-	outbox   *event // outputs of the event being applied (journaled after it)
-	presses  int    // clock presses journaled
+	pending *pendingPress
+	queue   []clock.Press // presses made while an earlier press was being checked, in order
+	capture *pendingCapture
+	differs []engine.Point // the board differs from the game here; cleared when it matches
+	// strayPress is the player who pressed their clock out of turn since the last move counted
+	// (Empty: nobody). Their stone on the board is then not a move being made (infer.MoveThenNext):
+	// they pressed for it already, so the table has lost a move, and the board differs.
+	strayPress engine.Color
+	halted     *halt
+	notes      map[int]*moveNote // by move number; 0 = the root node
+	dead       map[engine.Point]bool
+	fromProp   bool
+	propGen    int // bumps on every entry into marking, so stale proposals are dropped
+	propBusy   bool
+	confirm    [3]bool
+	score      *engine.Score
+	result     string
+	banner     Verdict
+	history    []Verdict
+	recovery   string
+	gamePath   string
+	cancel     context.CancelFunc
+	ctx        context.Context
+	wg         sync.WaitGroup
+	outbox     *event // outputs of the event being applied (journaled after it)
+	presses    int    // clock presses journaled
 }
 
 // eventTime is the clock.TimeSource the table gives its clock: during an event it is the event's
