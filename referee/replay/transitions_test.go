@@ -246,12 +246,22 @@ func (s *score) add(got, want outcome) {
 	}
 }
 
-// misread returns o with point i read as s at the given confidence (no probabilities: as the
-// hand-tuned reader gives its readings).
+// misread returns o with point i read as s at the given confidence. A reading with
+// probabilities gets s at conf, the stone truly there at 90% of the rest, and the other two
+// readings a share each of what is left; a reading with confidences only (the hand-tuned reader)
+// gets s at conf.
 func misread(o observe.Observation, i int, s observe.Stone, conf float32) observe.Observation {
 	o = o.Clone()
-	o.Probs = nil
+	was := o.Stones[i]
 	o.Stones[i] = s
+	if o.Probs != nil {
+		var p observe.Probs
+		for k := range p {
+			p[k] = (1 - conf) * 0.05
+		}
+		p[s], p[was] = conf, (1-conf)*0.9
+		o.Probs[i] = p
+	}
 	if o.Confidence == nil {
 		o.Confidence = make([]float32, len(o.Stones))
 		for k := range o.Confidence {
