@@ -2,6 +2,12 @@
 // wood grain, lines and star points, shaded stones with shadows, uneven light, sensor noise, and a hand
 // reaching over the board before each move) for a scripted game, so the kiosk can run its whole pipeline
 // (vision, referee, screens) without a camera. Frames are plain image.RGBA, deterministic in a seed.
+//
+// LookRenderer draws harder pictures for training and testing the stone reader: 9x9, 13x13 and 19x19
+// boards under a Look (RandomLook, HardLook) that varies what real photos fail on: the light's colour
+// and direction, hard shadows, glare, lens faults, oblique views, board and stone styles, stones off
+// their points, hands and clutter. RenderSample draws one labelled photo (cmd/render-boards writes
+// training sets of them).
 package demo
 
 import (
