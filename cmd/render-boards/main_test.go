@@ -1,0 +1,112 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"image/png"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"tengen/internal/shareddata"
+	"tengen/vision/observe"
+)
+
+func TestParseFlags(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		args []string
+		ok   bool
+	}{
+		{"out", []string{"-out", "x"}, true},
+		{"sheet", []string{"-sheet", "x.png", "-n", "4"}, true},
+		{"neither", []string{"-n", "4"}, false},
+		{"both", []string{"-out", "x", "-sheet", "y.png"}, false},
+		{"bad size", []string{"-out", "x", "-sizes", "30:1"}, false},
+		{"bad weight", []string{"-out", "x", "-sizes", "19:zero"}, false},
+		{"bad frame", []string{"-out", "x", "-frames", "640by480"}, false},
+		{"no scenes", []string{"-out", "x", "-n", "0"}, false},
+		{"sizes and frames", []string{"-out", "x", "-sizes", "9,19:3", "-frames", "320x240, 640x480"}, true},
+	} {
+		_, err := parseFlags(tc.args, io.Discard)
+		if (err == nil) != tc.ok {
+			t.Errorf("%s: %v: err %v", tc.name, tc.args, err)
+		}
+	}
+}
+
+// TestWritesLabelledPictures writes a few scenes and reads them back: a PNG of the frame size and a
+// label whose board observe.ParseText reads, corners inside the frame and covered points on the board.
+func TestWritesLabelledPictures(t *testing.T) {
+	dir := t.TempDir()
+	var out strings.Builder
+	err := run(context.Background(), []string{"-out", dir, "-n", "4", "-sizes", "9:1,19:1", "-frames", "320x240",
+		"-hands", "1", "-workers", "2"}, &out, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 4 {
+		base := filepath.Join(dir, []string{"000000", "000001", "000002", "000003"}[i])
+		js, err := os.ReadFile(base + ".json")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var lab label
+		if err := json.Unmarshal(js, &lab); err != nil {
+			t.Fatal(err)
+		}
+		o, err := observe.ParseText(lab.Stones)
+		if err != nil || o.Size != lab.Size {
+			t.Errorf("%s: stones of a %d board read as %d (%v)", base, lab.Size, o.Size, err)
+		}
+		for _, c := range lab.Corners {
+			if c[0] < 0 || c[1] < 0 || c[0] > 320 || c[1] > 240 {
+				t.Errorf("%s: corner %v outside the frame", base, c)
+			}
+		}
+		for _, p := range lab.Covered {
+			if p[0] < 0 || p[1] < 0 || p[0] >= lab.Size || p[1] >= lab.Size {
+				t.Errorf("%s: covered point %v off the board", base, p)
+			}
+		}
+		f, err := os.Open(base + ".png")
+		if err != nil {
+			t.Fatal(err)
+		}
+		img, err := png.Decode(f)
+		f.Close()
+		if err != nil || img.Bounds().Dx() != 320 || img.Bounds().Dy() != 240 {
+			t.Errorf("%s: png %v, %v", base, img.Bounds(), err)
+		}
+	}
+	if !strings.Contains(out.String(), "4 scenes") {
+		t.Errorf("output %q", out.String())
+	}
+}
+
+// TestCorpusPositions takes boards from real 9x9 games.
+func TestCorpusPositions(t *testing.T) {
+	c, err := loadCorpus(shareddata.Path(t, "sgf-corpus", "gnugo-selfplay-9x9-resolved"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := 0
+	for seed := range uint64(20) {
+		st, src, ok := c.position(9, mix(seed))
+		if !ok {
+			continue
+		}
+		found++
+		if len(st) != 81 || !strings.Contains(src, "gnugo-selfplay") {
+			t.Errorf("seed %d: %d points from %q", seed, len(st), src)
+		}
+	}
+	if found < 15 {
+		t.Errorf("%d of 20 positions from the corpus", found)
+	}
+	if _, _, ok := c.position(19, 1); ok {
+		t.Error("a 19x19 board from a 9x9 corpus")
+	}
+}
