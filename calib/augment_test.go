@@ -747,7 +747,7 @@ func TestAugmentedRobustness(t *testing.T) {
 				}
 				o, msg := augOutcome(p, k, f)
 				t.Logf("%-9s %-14s %-11s %s", p.source, name, k.name, msg)
-				if dump != "" && (o.wrong > 0 || o.falseFinds > 0 || (k.inView && o.found == 0)) {
+				if dump != "" && (o.wrong > 0 || o.low > 0 || o.falseFinds > 0 || (k.inView && o.found == 0)) {
 					gocv.IMWrite(filepath.Join(dump, fmt.Sprintf("%s_%s_%s_%d.png", p.source, name, k.name, r)), f.img)
 				}
 				f.img.Close()

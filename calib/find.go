@@ -293,7 +293,7 @@ func fitPair(w *workImage, n frameNorm, va, vb vanishing, segs []normSeg, sizes 
 		if w.gray.pix != nil {
 			gray = &w.gray
 		}
-		best.conf = best.confidence(&w.lines, gray, cap)
+		best.conf = best.confidence(&w.lines, gray, cap, w.trace)
 		out = append(out, best)
 		if best.conf > clearConfidence && best.inView(w.lines.w, w.lines.h) {
 			break

@@ -32,7 +32,7 @@ func (g gridFit) contrast() float64 {
 // contrast (on the lattice against between and beyond it), how many of its lines are actually
 // visible (a lattice fitted to clutter or to a stone pattern misses many), and whether the lines
 // run right up to all four edge lines (a grid whose edge lies in the board's margin does not).
-func (g gridFit) confidence(lines *plane, gray *grayPlane, cap float32) float64 {
+func (g gridFit) confidence(lines *plane, gray *grayPlane, cap float32, trace tracer) float64 {
 	h, ok := gridH(g.cols, g.rows, g.corners)
 	if !ok || g.on <= 0 {
 		return 0
@@ -69,7 +69,9 @@ func (g gridFit) confidence(lines *plane, gray *grayPlane, cap float32) float64 
 			beyond[k] = max(beyond[k], b[k])
 		}
 	}
-	outStubs := r.gapStubs(g.cols, g.rows, 1)
+	// The stubs as most lines show them, not their mean: stones on an edge line put their rims
+	// into the gap beyond it, on the lines they sit on only.
+	outStubs := r.gapStubsQuantile(g.cols, g.rows, 1, 0.3)
 	worst := 0.0
 	for k := range beyond {
 		worst = max(worst, min(beyond[k], outStubs[k])/g.on)
@@ -80,6 +82,9 @@ func (g gridFit) confidence(lines *plane, gray *grayPlane, cap float32) float64 
 		// Stones hide lines late in a game; where the stones themselves sit on the lattice's
 		// intersections and not between them, they vouch for it as the lines would.
 		lineConf += (1 - lineConf) * 0.6 * stoneSupport(gray, h, g.cols, g.rows)
+	}
+	if trace != nil {
+		trace.printf("confidence: contrast %.2f lines %.2f -> %.2f with stones; stubs %.2f continues %.2f", g.contrast(), lineFrac, lineConf, stubs, cont)
 	}
 	return lineConf * (0.5 + 0.5*stubs) * cont
 }
@@ -106,44 +111,87 @@ func stoneSupport(gray *grayPlane, h [9]float64, cols, rows int) float64 {
 	}
 	diag := [4][2]float64{{-0.2, -0.2}, {0.2, -0.2}, {0.2, 0.2}, {-0.2, 0.2}}
 	axis := [4][2]float64{{-0.15, 0}, {0.15, 0}, {0, -0.15}, {0, 0.15}}
-	inter := make([]float64, 0, cols*rows)
-	cells := make([]float64, 0, (cols-1)*(rows-1))
+	const nan = -1.0
+	inter := make([]float64, cols*rows)
+	cells := make([]float64, (cols-1)*(rows-1))
+	nIn, nCell := 0, 0
 	for j := 0; j < rows; j++ {
 		for i := 0; i < cols; i++ {
+			inter[j*cols+i] = nan
 			if v, ok := read(float64(i), float64(j), diag); ok {
-				inter = append(inter, v)
+				inter[j*cols+i] = v
+				nIn++
 			}
 			if i+1 < cols && j+1 < rows {
+				cells[j*(cols-1)+i] = nan
 				if v, ok := read(float64(i)+0.5, float64(j)+0.5, axis); ok {
-					cells = append(cells, v)
+					cells[j*(cols-1)+i] = v
+					nCell++
 				}
 			}
 		}
 	}
-	if len(inter) < cols*rows/2 || len(cells) < (cols-1)*(rows-1)/2 {
+	if nIn < cols*rows/2 || nCell < (cols-1)*(rows-1)/2 {
 		return 0
 	}
-	sorted := append([]float64(nil), cells...)
-	sort.Float64s(sorted)
-	board := sorted[len(sorted)/2]
-	dev := make([]float64, len(inter))
-	for i, v := range inter {
-		dev[i] = math.Abs(v - board)
+	// The board's level near a point (light falls unevenly): the median of the cell centres
+	// within a spacing and a half of it, the cell itself left out.
+	local := func(u, v float64) float64 {
+		var near [16]float64
+		k := 0
+		for j := int(math.Ceil(v - 1.5)); j <= int(v+1.5) && k < len(near); j++ {
+			for i := int(math.Ceil(u - 1.5)); i <= int(u+1.5) && k < len(near); i++ {
+				cu, cv := float64(i)+0.5, float64(j)+0.5
+				if i < 0 || j < 0 || i >= cols-1 || j >= rows-1 || math.Abs(cu-u) > 1.5 || math.Abs(cv-v) > 1.5 || (cu == u && cv == v) {
+					continue
+				}
+				if c := cells[j*(cols-1)+i]; c != nan {
+					near[k] = c
+					k++
+				}
+			}
+		}
+		if k == 0 {
+			return nan
+		}
+		sort.Float64s(near[:k])
+		return near[k/2]
 	}
-	sort.Float64s(dev)
-	tau := math.Max(25, 0.4*dev[len(dev)*9/10])
+	var devI, devC []float64
+	for j := 0; j < rows; j++ {
+		for i := 0; i < cols; i++ {
+			if v := inter[j*cols+i]; v != nan {
+				if b := local(float64(i), float64(j)); b != nan {
+					devI = append(devI, math.Abs(v-b))
+				}
+			}
+			if i+1 < cols && j+1 < rows {
+				if v := cells[j*(cols-1)+i]; v != nan {
+					if b := local(float64(i)+0.5, float64(j)+0.5); b != nan {
+						devC = append(devC, math.Abs(v-b))
+					}
+				}
+			}
+		}
+	}
+	if len(devI) == 0 || len(devC) == 0 {
+		return 0
+	}
+	sorted := append([]float64(nil), devI...)
+	sort.Float64s(sorted)
+	tau := math.Max(25, 0.4*sorted[len(sorted)*9/10])
 	n, nc := 0, 0
-	for _, d := range dev {
+	for _, d := range devI {
 		if d > tau {
 			n++
 		}
 	}
-	for _, v := range cells {
-		if math.Abs(v-board) > tau {
+	for _, d := range devC {
+		if d > tau {
 			nc++
 		}
 	}
-	fi, fc := float64(n)/float64(len(inter)), float64(nc)/float64(len(cells))
+	fi, fc := float64(n)/float64(len(devI)), float64(nc)/float64(len(devC))
 	if fi <= 0 {
 		return 0
 	}
@@ -300,6 +348,32 @@ func (r *evidenceReader) gapStubs(cols, rows int, d float64) [4]float64 {
 	out[2] /= float64(cols * len(fr))
 	out[1] /= float64(rows * len(fr))
 	out[3] /= float64(rows * len(fr))
+	return out
+}
+
+// gapStubsQuantile is gapStubs read line by line: per side, the q-quantile of the lines' stub
+// evidence.
+func (r *evidenceReader) gapStubsQuantile(cols, rows int, d, q float64) [4]float64 {
+	fr := [...]float64{0.3, 0.5, 0.7}
+	lastU, lastV := float64(cols-1), float64(rows-1)
+	per := [4][]float64{make([]float64, cols), make([]float64, rows), make([]float64, cols), make([]float64, rows)}
+	for _, f := range fr {
+		for i := 0; i < cols; i++ {
+			u := float64(i)
+			per[0][i] += r.read(u, -d*f) / float64(len(fr))
+			per[2][i] += r.read(u, lastV+d*f) / float64(len(fr))
+		}
+		for i := 0; i < rows; i++ {
+			v := float64(i)
+			per[1][i] += r.read(lastU+d*f, v) / float64(len(fr))
+			per[3][i] += r.read(-d*f, v) / float64(len(fr))
+		}
+	}
+	var out [4]float64
+	for k, p := range per {
+		sort.Float64s(p)
+		out[k] = p[int(q*float64(len(p)-1))]
+	}
 	return out
 }
 
