@@ -955,6 +955,26 @@ func (r *LookRenderer) drawPhotoHand(l *photoLayer, buf []float32, hd Hand) {
 	if hd.Player == White {
 		sleeve = lk.Sleeve[1]
 	}
+	// The hand's light: the main lamp's part as a direction in the picture, the rest as ambient.
+	var handKey, handAmb [3]float64
+	hlx, hly, hlz := 0.0, 0.0, 1.0
+	for ch := range 3 {
+		handAmb[ch] = irr[ch]
+	}
+	if len(l.lamps) > 0 {
+		lp := &l.lamps[0]
+		for ch := range 3 {
+			handKey[ch] = part[0][ch]
+			handAmb[ch] -= part[0][ch]
+		}
+		x1, y1 := l.g.toImage.Apply(tu, tv)
+		x2, y2 := l.g.toImage.Apply(lp.pos[0], lp.pos[1]) // the point under the lamp
+		dx, dy := x2-x1, y2-y1
+		el := math.Atan2(lp.pos[2], math.Hypot(lp.pos[0]-tu, lp.pos[1]-tv))
+		if dl := math.Hypot(dx, dy); dl > 0 {
+			hlx, hly, hlz = dx/dl*math.Cos(el), dy/dl*math.Cos(el), math.Sin(el)
+		}
+	}
 	stoneAlb := lk.BlackColor
 	if hd.Player == White {
 		stoneAlb = lk.WhiteColor
@@ -974,24 +994,36 @@ func (r *LookRenderer) drawPhotoHand(l *photoLayer, buf []float32, hd Hand) {
 					p[ch] *= float32(k)
 				}
 			}
-			best, bestR, skin := math.Inf(1), 1.0, false
-			for _, c := range parts {
+			best, bi := math.Inf(1), -1
+			for k, c := range parts {
 				if !c.near(fx, fy, 1) {
 					continue
 				}
 				if d := c.dist(fx, fy); d < best {
-					best, bestR, skin = d, c.r, c.skin
+					best, bi = d, k
 				}
 			}
 			if best < 0.5 {
+				c := &parts[bi]
 				cov := float32(clamp01(0.5 - best))
-				sh := 0.6 + 0.4*clamp01(-best/bestR)
+				// A rounded limb: its normal from the capsule's axis, lit by the room and the main lamp.
+				ax, ay := c.bx-c.ax, c.by-c.ay
+				t := 0.0
+				if l2 := ax*ax + ay*ay; l2 > 0 {
+					t = clamp01(((fx-c.ax)*ax + (fy-c.ay)*ay) / l2)
+				}
+				nx, ny := (fx-c.ax-t*ax)/c.r, (fy-c.ay-t*ay)/c.r
+				nz := math.Sqrt(math.Max(0, 1-nx*nx-ny*ny))
+				key := math.Max(0, nx*hlx+ny*hly+nz*hlz)
 				alb := sleeve
-				if skin {
+				tex := 1 + 0.06*(l.tex.at(fx*0.7, fy*0.7)-0.5)
+				if c.skin {
 					alb = lk.Skin
+					tex = 1 + 0.04*(l.tex.at(fx*0.3+90, fy*0.3)-0.5)
 				}
 				for ch := range 3 {
-					p[ch] = p[ch]*(1-cov) + float32(alb[ch]*irr[ch]*sh)*cov
+					v := alb[ch] * tex * (handAmb[ch]*(0.55+0.45*nz) + handKey[ch]*key*1.3)
+					p[ch] = p[ch]*(1-cov) + float32(v)*cov
 				}
 			}
 			if sr > 0 {
