@@ -63,6 +63,7 @@ func (t *Table) catchUp(p *pendingPress, o observe.Observation) bool {
 				return true
 			}
 		}
+		t.seenOn(o)
 		t.catchUpNote(first, t.game.MoveNumber())
 		return true
 	}
@@ -100,7 +101,7 @@ func (t *Table) catchUpMoves(p *pendingPress, qs []clock.Press, o observe.Observ
 			return nil, false
 		}
 	}
-	r, err := infer.RankSequence(g, steps, o)
+	r, err := infer.RankSequence(g, steps, o, t.previous()...)
 	if err != nil || !r.Clear() {
 		return nil, false
 	}

@@ -117,6 +117,31 @@ func TestPressByLikelihood(t *testing.T) {
 			h.lookProbs(map[string]observe.Probs{"H8": {0.4, 0.55, 0.03, 0.02}})
 			h.press(clock.WhiteClock)
 		}, banner: VerdictMove, contains: []string{"2: White C3. Black's stone on G7 is seen already"}, moves: "B E5 W C3"},
+		{name: "glare read as a stone at every move is not taken for the move", steps: func(h *harness) {
+			glare := map[string]observe.Probs{"G7": {0.02, 0.01, 0.97, 0}} // an empty point read white, 97 to 2
+			h.put('X', "E5")
+			h.lookProbs(glare) // the glare appears with Black's move
+			h.press(clock.BlackClock)
+			h.wantBanner(VerdictMove, "1: Black E5")
+			h.put('O', "C3")
+			h.lookProbs(glare)
+			h.press(clock.WhiteClock)
+			// Seen once only, the glare may be a stone: White's C3 or G7?
+			h.wantBanner(VerdictBoardDiffers, "White, check the stones at G7, C3")
+			h.put('.', "C3") // White lifts the stone: the board matches the game again, glare and all
+			h.lookProbs(glare)
+			h.wantBanner(VerdictInfo, "The board matches the game again")
+			h.put('O', "C3")
+			h.lookProbs(glare)
+			h.press(clock.WhiteClock)
+			h.wantBanner(VerdictMove, "2: White C3")
+			h.put('X', "D4")
+			h.lookProbs(glare)
+			h.press(clock.BlackClock)
+			h.put('O', "F6")
+			h.lookProbs(glare)
+			h.press(clock.WhiteClock)
+		}, banner: VerdictMove, contains: []string{"4: White F6."}, moves: "B E5 W C3 B D4 W F6"},
 		{name: "the opponent's stone after their press out of turn: a move was missed", steps: func(h *harness) {
 			h.move(engine.Black, "E5")
 			h.put('O', "C3")

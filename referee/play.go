@@ -242,6 +242,7 @@ func (t *Table) applyObs(o observe.Observation) error {
 				}
 				before := t.game.MoveNumber()
 				t.accept(played, later(c.At, o.Time), "")
+				t.seenOn(o)
 				t.afterCheck(t.game.MoveNumber() >= before, o.Time)
 			case fits(o.Size, c.Before, o):
 				t.capture = nil
@@ -254,6 +255,7 @@ func (t *Table) applyObs(o observe.Observation) error {
 		}
 		if len(t.differs) > 0 && fits(o.Size, t.game.Board(), o) {
 			t.differs = nil
+			t.seenOn(o)
 			t.setBanner(Verdict{Kind: VerdictInfo, At: o.Time,
 				Message: fmt.Sprintf("The board matches the game again: %s to play.", title(t.game.ToMove()))})
 		}
@@ -556,6 +558,25 @@ func (t *Table) resolve(o observe.Observation) {
 	t.afterCheck(t.game.MoveNumber() != before || (ready && t.phase == PhasePlaying), o.Time)
 }
 
+// seenOn records that the game's board, as it stands, was seen on reading o.
+func (t *Table) seenOn(o observe.Observation) {
+	if len(t.seenReads) == 2 {
+		t.seenReads = t.seenReads[1:]
+	}
+	t.seenReads = append(t.seenReads, o)
+	t.seenBoard = t.game.Board()
+}
+
+// previous returns the readings the game's board was seen on at the last two confirmations, or
+// none while fewer than two were made or when the board has changed since the latest (a
+// director's correction, a retraction).
+func (t *Table) previous() []observe.Observation {
+	if len(t.seenReads) < 2 || !slices.Equal(t.seenBoard, t.game.Board()) {
+		return nil
+	}
+	return t.seenReads
+}
+
 func (t *Table) boardDiffers(c engine.Color, why string, ms []mismatch, at time.Time) {
 	t.differs = pointsOf(ms)
 	t.setBanner(Verdict{Kind: VerdictBoardDiffers, Color: c, At: at, Points: pointsOf(ms),
@@ -602,6 +623,7 @@ func (t *Table) startGame(o observe.Observation, at time.Time) {
 		return
 	}
 	t.differs = nil
+	t.seenOn(o)
 	if t.clk != nil {
 		if err := t.clk.SetToMove(sideOf(g.ToMove())); err != nil {
 			return
@@ -629,7 +651,7 @@ func (t *Table) startGame(o observe.Observation, at time.Time) {
 func (t *Table) evaluate(c engine.Color, o observe.Observation, at time.Time) {
 	g := t.game
 	size := g.Size()
-	r, err := infer.Rank(g, c, o)
+	r, err := infer.RankSince(g, c, o, t.previous()...)
 	if err != nil {
 		t.boardDiffers(c, err.Error(), diff(size, g.Board(), o), at)
 		return
@@ -708,6 +730,7 @@ func (t *Table) playSeen(r infer.Ranking, o observe.Observation, at time.Time) {
 		return
 	}
 	t.accept(played, at, "")
+	t.seenOn(o)
 	if b.Kind == infer.MoveThenNext && t.phase == PhasePlaying && t.banner.Kind == VerdictMove {
 		v := t.banner
 		v.Message += fmt.Sprintf(" %s's stone on %s is seen already: %s, press your clock.",

@@ -148,24 +148,30 @@ type Table struct {
 	// (Empty: nobody). Their stone on the board is then not a move being made (infer.MoveThenNext):
 	// they pressed for it already, so the table has lost a move, and the board differs.
 	strayPress engine.Color
-	halted     *halt
-	notes      map[int]*moveNote // by move number; 0 = the root node
-	dead       map[engine.Point]bool
-	fromProp   bool
-	propGen    int // bumps on every entry into marking, so stale proposals are dropped
-	propBusy   bool
-	confirm    [3]bool
-	score      *engine.Score
-	result     string
-	banner     Verdict
-	history    []Verdict
-	recovery   string
-	gamePath   string
-	cancel     context.CancelFunc
-	ctx        context.Context
-	wg         sync.WaitGroup
-	outbox     *event // outputs of the event being applied (journaled after it)
-	presses    int    // clock presses journaled
+	// seenReads holds the readings the game's board was seen on at the last two confirmations (a
+	// move counted, the start, the board matching again), the latest last, and seenBoard the
+	// game's board at the latest: misreads they share with a new reading are persistent
+	// (infer.RankSince). They count only while the game's board is still seenBoard.
+	seenReads []observe.Observation
+	seenBoard []engine.Color
+	halted    *halt
+	notes     map[int]*moveNote // by move number; 0 = the root node
+	dead      map[engine.Point]bool
+	fromProp  bool
+	propGen   int // bumps on every entry into marking, so stale proposals are dropped
+	propBusy  bool
+	confirm   [3]bool
+	score     *engine.Score
+	result    string
+	banner    Verdict
+	history   []Verdict
+	recovery  string
+	gamePath  string
+	cancel    context.CancelFunc
+	ctx       context.Context
+	wg        sync.WaitGroup
+	outbox    *event // outputs of the event being applied (journaled after it)
+	presses   int    // clock presses journaled
 }
 
 // eventTime is the clock.TimeSource the table gives its clock: during an event it is the event's

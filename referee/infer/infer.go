@@ -211,6 +211,9 @@ type Ranking struct {
 	Misfits []Misfit
 	// Unseen are the points whose most likely reading is Obscured, in row-major order.
 	Unseen []engine.Point
+	// Persistent are the points misread the same way as in the previous readings, counted for
+	// nothing (RankSince), in row-major order.
+	Persistent []engine.Point
 }
 
 // Decisive reports whether the best explanation beats every other decision by DecisiveLogOdds
@@ -242,6 +245,14 @@ const maxNext = 4
 // Rank scores the explanations of reading o for a press by c on game g (the position before the
 // press; c must be the player to move). g is used for legality and is left unchanged.
 func Rank(g *engine.Game, c engine.Color, o observe.Observation) (Ranking, error) {
+	return RankSince(g, c, o)
+}
+
+// RankSince is Rank knowing prevs, the readings on which the game's board was confirmed at the
+// last moves. The points misread in all of them and read the same way now count for nothing
+// (Scorer.ForgetPersistent): a human referee who saw the glare on a point move after move does
+// not take it for this move's stone.
+func RankSince(g *engine.Game, c engine.Color, o observe.Observation, prevs ...observe.Observation) (Ranking, error) {
 	size := g.Size()
 	if g.Phase() != engine.Playing || c != g.ToMove() {
 		return Ranking{}, fmt.Errorf("%w: %v to play, %v pressed", ErrNotToMove, g.ToMove(), c)
@@ -251,6 +262,7 @@ func Rank(g *engine.Game, c engine.Color, o observe.Observation) (Ranking, error
 		return Ranking{}, err
 	}
 	board := g.Board()
+	persistent := sc.ForgetPersistent(board, o, prevs...)
 	ch := findChains(size, board)
 	base := sc.Score(board)
 	opp := c.Opponent()
@@ -322,7 +334,9 @@ func Rank(g *engine.Game, c engine.Color, o observe.Observation) (Ranking, error
 			cands = append(cands, mv)
 		}
 	}
-	return finish(sc, size, board, cands), nil
+	r := finish(sc, size, board, cands)
+	r.Persistent = persistent
+	return r, nil
 }
 
 // finish sorts the candidates and works out the runner-up, the margin, the misfits and the unseen

@@ -460,3 +460,38 @@ func slicesEqual(a, b []engine.Color) bool {
 	}
 	return true
 }
+
+// TestRankSince: a point misread the same way at the last two confirmations of the board (glare)
+// counts for nothing; one seen only at the latest (a stone put down early) keeps its evidence.
+func TestRankSince(t *testing.T) {
+	g := game(t, 9, "B E5")
+	empty := ".........\n.........\n.........\n.........\n....X....\n.........\n.........\n.........\n........."
+	glare := map[string]observe.Probs{"G7": {0.02, 0.01, 0.97, 0}}
+	now := reading(t, ".........\n.........\n.........\n.........\n....X....\n.........\n..O......\n.........\n.........", glare)
+	withGlare, without := reading(t, empty, glare), reading(t, empty, nil)
+	for _, tc := range []struct {
+		name       string
+		prevs      []observe.Observation
+		clear      bool
+		persistent string
+	}{
+		{"no earlier reading", nil, false, ""},
+		{"glare at the latest only", []observe.Observation{without, withGlare}, false, ""},
+		{"glare at both", []observe.Observation{withGlare, withGlare}, true, "G7"},
+		{"an earlier reading of another size", []observe.Observation{reading(t, strings.Repeat(".......\n", 7), nil), withGlare}, false, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r, err := RankSince(g, engine.White, now, tc.prevs...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Clear() != tc.clear || vertexList(9, r.Persistent) != tc.persistent {
+				t.Errorf("clear %v (best %v %s, margin %.2f), persistent %q; want %v %q", r.Clear(), r.Best.Kind,
+					r.Best.Move.Point.GTP(9), r.Margin, vertexList(9, r.Persistent), tc.clear, tc.persistent)
+			}
+			if tc.clear && r.Best.Move.Point.GTP(9) != "C3" {
+				t.Errorf("best %s, want C3", r.Best.Move.Point.GTP(9))
+			}
+		})
+	}
+}

@@ -49,15 +49,16 @@ const maxSequences = 512
 // RankSequence explains reading o by the presses steps, made in order from game g's position: a
 // step with Pass set is a pass, any other a stone of steps[i].Color whose point is to be found.
 // Each stone is tried on the seqOptions empty points whose reading favours its colour most; every
-// combination is played by the rules (illegal ones dropped) and its final board scored. g is left
-// unchanged.
-func RankSequence(g *engine.Game, steps []engine.Move, o observe.Observation) (SequenceRanking, error) {
+// combination is played by the rules (illegal ones dropped) and its final board scored. prevs
+// are the readings the game's board was confirmed on, as for RankSince. g is left unchanged.
+func RankSequence(g *engine.Game, steps []engine.Move, o observe.Observation, prevs ...observe.Observation) (SequenceRanking, error) {
 	size := g.Size()
 	sc, err := NewScorer(o, size)
 	if err != nil {
 		return SequenceRanking{}, err
 	}
 	board := g.Board()
+	sc.ForgetPersistent(board, o, prevs...)
 	var stoneSteps []int
 	options := map[engine.Color][]int{}
 	total := 1
