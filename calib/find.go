@@ -410,6 +410,11 @@ func snapToSize(lines *plane, g gridFit, sizes []int, cap float32, trace tracer)
 	if !ok {
 		return gridFit{}, false
 	}
+	type scored struct {
+		g     gridFit
+		score float64
+	}
+	var cands []scored
 	best := gridFit{}
 	bestScore := math.Inf(-1)
 	for _, s := range sizes {
@@ -439,14 +444,19 @@ func snapToSize(lines *plane, g gridFit, sizes []int, cap float32, trace tracer)
 				v0, v1 := -float64(top), float64(g.rows-1+dr-top)
 				c := gridFit{cols: s, rows: s, lattice: g.lattice, corners: [4]Point2{
 					applyH(h, Point2{u0, v0}), applyH(h, Point2{u1, v0}), applyH(h, Point2{u1, v1}), applyH(h, Point2{u0, v1})}}
-				c = refineGrid(lines, c, cap, 1, 0.5, true)
-				stubs := minStubs(lines, c, cap)
-				sc := c.score() + 0.5*stubs
-				trace.printf("snap candidate %d left %d top %d: on %.2f off %.2f out %.2f stubs %.2f score %.2f", s, left, top, c.on, c.off, c.out, stubs, sc)
-				if sc > bestScore {
-					best, bestScore = c, sc
-				}
+				// A first, unrefined reading ranks the candidates; only the best few are refined.
+				c.on, c.off, c.out = gridEvidence(lines, c.cols, c.rows, c.corners, cap, true)
+				sc := c.score() + 0.5*minStubs(lines, c, cap)
+				trace.printf("snap candidate %d left %d top %d: on %.2f off %.2f out %.2f score %.2f", s, left, top, c.on, c.off, c.out, sc)
+				cands = append(cands, scored{c, sc})
 			}
+		}
+	}
+	sort.SliceStable(cands, func(i, j int) bool { return cands[i].score > cands[j].score })
+	for _, sc := range cands[:min(len(cands), snapRefined)] {
+		c := refineGrid(lines, sc.g, cap, 1, 0.5, true)
+		if v := c.score() + 0.5*minStubs(lines, c, cap); v > bestScore {
+			best, bestScore = c, v
 		}
 	}
 	if best.cols == 0 {
@@ -454,6 +464,9 @@ func snapToSize(lines *plane, g gridFit, sizes []int, cap float32, trace tracer)
 	}
 	return refineGrid(lines, best, cap, 0.5, 0.12, false), true
 }
+
+// snapRefined is how many of snapToSize's candidates, ranked unrefined, are refined.
+const snapRefined = 4
 
 // minStubs is the weakest side's line evidence in the outermost gap: near zero when a grid edge
 // lies out in the board's margin.
