@@ -13,10 +13,15 @@
 // The score of an explanation is the sum over the points of log L(point | stone the explanation
 // puts there), L being the reader's probability of that stone plus its probability that the point
 // is obscured (a hand hides any stone, so obscurity is no evidence either way), floored at
-// ProbFloor. Two log-odds thresholds turn the ranking into a decision (Ranking.Clear): the best
+// ProbFloor. Log-odds thresholds turn the ranking into a decision (Ranking.Clear): the best
 // explanation must beat every explanation that would make the referee do something else by
-// DecisiveLogOdds, and no point may contradict it by MisfitLogOdds or more; a point whose most
-// likely reading is "obscured" is unseen and also stops a decision.
+// DecisiveLogOdds, the press itself counting as evidence that a stone was placed (PressLogOdds),
+// and no point may contradict it by MisfitLogOdds or more; a point whose most likely reading is
+// "obscured" is unseen and also stops a decision. Given the readings the board was seen on at the
+// last moves (RankSince), a point misread the same way in all of them and now counts for nothing.
+//
+// RankSequence does the same for several presses seen together (the referee's catch-up after a
+// hand hid the board).
 //
 // The package is pure: it imports only the rules engine and the observation type, does no I/O,
 // and leaves the game as it found it.
