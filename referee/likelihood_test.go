@@ -142,6 +142,27 @@ func TestPressByLikelihood(t *testing.T) {
 			h.lookProbs(glare)
 			h.press(clock.WhiteClock)
 		}, banner: VerdictMove, contains: []string{"4: White F6."}, moves: "B E5 W C3 B D4 W F6"},
+		{name: "a move on the glare cannot be seen: the glare is named", steps: func(h *harness) {
+			glare := map[string]observe.Probs{"G7": {0.02, 0.01, 0.97, 0}}
+			h.put('X', "E5")
+			h.lookProbs(glare)
+			h.press(clock.BlackClock)
+			h.put('O', "C3") // White plays elsewhere first: refused once, then counted (see above)
+			h.lookProbs(glare)
+			h.press(clock.WhiteClock)
+			h.put('.', "C3")
+			h.lookProbs(glare)
+			h.put('O', "C3")
+			h.lookProbs(glare)
+			h.press(clock.WhiteClock)
+			h.wantBanner(VerdictMove, "2: White C3")
+			h.put('X', "D4")
+			h.lookProbs(glare)
+			h.press(clock.BlackClock)
+			h.put('O', "G7") // on the glare
+			h.lookProbs(glare)
+			h.press(clock.WhiteClock)
+		}, banner: VerdictBoardDiffers, contains: []string{"White, check the stones at G7"}, points: "G7", moves: "B E5 W C3 B D4"},
 		{name: "the opponent's stone after their press out of turn: a move was missed", steps: func(h *harness) {
 			h.move(engine.Black, "E5")
 			h.put('O', "C3")

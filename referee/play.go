@@ -660,6 +660,9 @@ func (t *Table) evaluate(c engine.Color, o observe.Observation, at time.Time) {
 	switch {
 	case len(r.Unseen) > 0 || (len(r.Misfits) > 0 && b.Kind.Slip()):
 		t.unclear(c, o, r, at)
+	case b.Kind == infer.NoChange && len(persistentOf(c, o, r)) > 0:
+		// The move may be on a point the camera misreads as the mover's stone move after move.
+		t.unclearAt(c, persistentOf(c, o, r), at)
 	case b.Kind == infer.NoChange:
 		// A slip that records nothing is said as the likeliest explanation, decisive or not.
 		t.setBanner(Verdict{Kind: VerdictNoChange, Color: c, At: at,
@@ -764,10 +767,27 @@ func (t *Table) unclear(c engine.Color, o observe.Observation, r infer.Ranking, 
 	if len(pts) == 0 {
 		pts = pointsOf(changes(size, before, o))
 	}
+	t.unclearAt(c, pts, at)
+}
+
+// unclearAt says that the board does not show which move c made, naming the points to check.
+func (t *Table) unclearAt(c engine.Color, pts []engine.Point, at time.Time) {
 	says := []Phrase{phrase("The board does not show clearly which move was played. {{.Color}}, check the stones at {{.Points}} and press your clock again.",
-		"Color", title(c), "Points", vertices(size, pts))}
+		"Color", title(c), "Points", vertices(t.game.Size(), pts))}
 	t.differs = pts
 	t.setBanner(Verdict{Kind: VerdictBoardDiffers, Color: c, At: at, Points: pts, Says: says})
+}
+
+// persistentOf returns the points of r.Persistent that read as a stone of c: a move there could
+// not be seen.
+func persistentOf(c engine.Color, o observe.Observation, r infer.Ranking) []engine.Point {
+	var out []engine.Point
+	for _, p := range r.Persistent {
+		if stoneColor(o.Stones[p.Y*o.Size+p.X]) == c {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // differsFromAll says how the board differs when no explanation fits it, described from the
