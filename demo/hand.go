@@ -140,3 +140,52 @@ func (r *Renderer) drawHand(l *layer, buf []uint8, hd Hand) {
 		}
 	}
 }
+
+// photoHandCapsules is a hand of real proportions for the photos, sp pixels to a grid spacing
+// (22 mm): a forearm in its sleeve, the wrist, a palm about 4 x 3.6 spacings, the index and middle
+// fingers reaching (about 3.5 spacings long) to the fingertips at (tx,ty) at full reach, the ring and
+// little fingers curled, the thumb meeting the index under the held stone. It returns the capsules in
+// picture pixels and the held stone's centre (its radius is the caller's).
+func photoHandCapsules(tx, ty, sp, frameH float64, hd Hand) (parts []capsule, sx, sy float64) {
+	var ex, ey float64
+	if hd.Player == White {
+		ex, ey = tx-2.5*sp, -14*sp
+	} else {
+		ex, ey = tx+2.5*sp, frameH+14*sp
+	}
+	reach := clamp01(hd.Reach)
+	fx, fy := ex+(tx-ex)*reach, ey+(ty-ey)*reach
+	dx, dy := tx-ex, ty-ey
+	dl := math.Hypot(dx, dy)
+	if dl == 0 {
+		dl = 1
+	}
+	dx, dy = dx/dl, dy/dl // along the fingers
+	px, py := -dy, dx     // across the hand; the thumb is on the -p side
+	at := func(along, across float64) (float64, float64) {
+		return fx + dx*along*sp + px*across*sp, fy + dy*along*sp + py*across*sp
+	}
+	seg := func(a0, c0, a1, c1, r float64, skin bool) capsule {
+		x0, y0 := at(a0, c0)
+		x1, y1 := at(a1, c1)
+		return capsule{x0, y0, x1, y1, r * sp, skin}
+	}
+	// Distances along the fingers, back from the fingertips (0).
+	parts = []capsule{
+		seg(-8.6, 0.3, -30, 0.8, 1.65, false),   // forearm in its sleeve
+		seg(-7.6, 0.25, -8.8, 0.3, 1.25, true),  // wrist
+		seg(-6.6, 0.55, -4.4, 0.55, 1.05, true), // palm, thumb side
+		seg(-6.6, -0.55, -4.2, -0.55, 1.05, true),
+		seg(-4.3, -0.6, -0.05, -0.2, 0.37, true),  // index
+		seg(-4.3, 0.15, 0, 0.3, 0.39, true),       // middle
+		seg(-4.3, 0.9, -2.3, 1.25, 0.37, true),    // ring, curled
+		seg(-4.5, 1.55, -3.0, 1.8, 0.32, true),    // little, curled
+		seg(-6.2, -1.35, -0.5, -1.05, 0.42, true), // thumb
+	}
+	if !hd.Holding {
+		// Reaching or pressing: the index points, the thumb stays by the palm.
+		parts[8] = seg(-6.2, -1.35, -3.6, -1.8, 0.42, true)
+	}
+	sx, sy = at(0.15, -0.55)
+	return parts, sx, sy
+}

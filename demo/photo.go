@@ -923,9 +923,9 @@ func (r *LookRenderer) drawLens(l *photoLayer, buf []float32, st *placedStone) {
 func (r *LookRenderer) drawPhotoHand(l *photoLayer, buf []float32, hd Hand) {
 	lk := &r.look
 	parts, sx, sy, sr := r.photoHandShape(l, hd)
-	sp := l.g.ppu * 1.8 * lk.HandScale
+	sp := l.g.ppu * lk.HandScale
 	// Shadow: the hand is about three units above the board.
-	offX, offY, soft, dark := 0.4*sp, 0.35*sp, 0.6*sp, 0.35
+	offX, offY, soft, dark := 0.7*sp, 0.6*sp, 1.0*sp, 0.35
 	tu, tv := hd.Col, hd.Row*l.g.aspect
 	var irr [3]float64
 	var part [4][3]float64
@@ -938,7 +938,7 @@ func (r *LookRenderer) drawPhotoHand(l *photoLayer, buf []float32, hd Hand) {
 		x1, y1 := l.g.toImage.Apply(tu, tv)
 		x2, y2 := l.g.toImage.Apply(su, sv)
 		offX, offY = x2-x1, y2-y1
-		soft = (0.15 + 1.2*lp.size) * sp
+		soft = (0.25 + 2*lp.size) * sp
 		sum := irr[0] + irr[1] + irr[2]
 		dark = 0.9 * (part[0][0] + part[0][1] + part[0][2]) / math.Max(sum, 1e-6)
 	}
@@ -1041,13 +1041,15 @@ func (r *LookRenderer) drawPhotoHand(l *photoLayer, buf []float32, hd Hand) {
 	}
 }
 
-// photoHandShape is the hand's capsules in undistorted pixels, sized to the board's spacing.
-func (r *LookRenderer) photoHandShape(l *photoLayer, hd Hand) ([handParts]capsule, float64, float64, float64) {
+// photoHandShape is the hand's capsules in undistorted pixels, sized to the board's spacing, and the
+// held stone's centre and radius (radius 0 when nothing is held).
+func (r *LookRenderer) photoHandShape(l *photoLayer, hd Hand) ([]capsule, float64, float64, float64) {
 	tx, ty := l.g.toImage.Apply(hd.Col, hd.Row*l.g.aspect)
-	sp := l.g.ppu * 1.8 * r.look.HandScale
-	parts, sx, sy, sr := handCapsules(tx, ty, sp, float64(l.g.h), hd)
-	if sr > 0 {
-		sr = r.look.StoneRadius * 1.1 * l.g.ppu // the held stone is a stone (a little nearer the camera), whatever the hand's size
+	sp := l.g.ppu * r.look.HandScale
+	parts, sx, sy := photoHandCapsules(tx, ty, sp, float64(l.g.h), hd)
+	sr := 0.0
+	if hd.Holding {
+		sr = r.look.StoneRadius * 1.1 * l.g.ppu // a stone, a little nearer the camera
 	}
 	return parts, sx, sy, sr
 }
