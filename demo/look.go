@@ -100,7 +100,7 @@ type Look struct {
 	Gloss       float64    // board reflection sharpness: 0 broad sheen .. 1 mirror-like spot
 
 	// Board.
-	Board      BoardStyle
+	Board      BoardStyle // the board's kind
 	BoardColor [3]float64 // albedo, 0..1
 	Grain      float64    // wood grain contrast
 	GrainScale float64    // grain waves across a board unit
@@ -115,7 +115,7 @@ type Look struct {
 	TableCloth bool       // cloth (fine weave) rather than wood
 
 	// Stones.
-	Stones      StoneStyle
+	Stones      StoneStyle // the stones' material
 	BlackColor  [3]float64 // black stone albedo
 	WhiteColor  [3]float64 // white stone albedo (cream, grey-ish or blue-ish)
 	StoneRadius float64    // radius
@@ -131,7 +131,7 @@ type Look struct {
 	Sleeve    [2][3]float64 // Black's and White's sleeve albedo
 
 	// Clutter around the board: bowls, lids, a clock, paper.
-	Clutter int
+	Clutter int // how many things lie on the table (up to 4: two bowls, a lid, a clock or paper)
 
 	// Shadow is a player leaning over the board: a large soft shadow that takes away this share of the
 	// lamps' light (0: none) inside an ellipse on the board's plane.
@@ -455,7 +455,7 @@ func RandomLook(seed uint64) Look {
 			l.Sleeve[i] = [3]float64{v, v, v}
 		}
 	}
-	l.Clutter = g.pick(2, 2, 3, 3)
+	l.Clutter = g.pick(1.5, 1.5, 2.5, 2.5, 2.5)
 	if g.chance(0.25) {
 		l.Shadow = g.in(0.3, 0.85)
 		side := 1.0

@@ -148,24 +148,23 @@ func BoardText(size int, stones []Stone) string {
 
 // Sample is one rendered training photo and its labels.
 type Sample struct {
-	Image   *image.RGBA
-	Size    int
+	Image   *image.RGBA   // the photo
+	Size    int           // board size
 	Corners [4][2]float64 // corner intersections in pixels: top-left, top-right, bottom-right, bottom-left as seen
 	Stones  []Stone       // what lies on each point, row-major, row 0 = the top of the picture, column 0 = its left
 	Covered []bool        // points a hand hides (partly), row-major
-	Look    Look
-	Hand    *Hand // the hand over the board, if any
+	Look    Look          // how it was drawn
+	Hand    *Hand         // the hand over the board, if any
 }
 
 // SampleOptions say what RenderSample draws.
 type SampleOptions struct {
-	Size   int     // board size
-	W, H   int     // frame size
-	Stones []Stone // the position; nil for RandomPosition with a random fill
-	Hard   bool    // HardLook instead of RandomLook
-	// HandChance is the probability of a hand over the board (0: never); Hand, when set, is used instead.
-	HandChance float64
-	Hand       *Hand
+	Size       int     // board size
+	W, H       int     // frame size
+	Stones     []Stone // the position; nil for RandomPosition with a random fill
+	Hard       bool    // HardLook instead of RandomLook
+	HandChance float64 // probability of a hand over the board (0: never)
+	Hand       *Hand   // the hand to draw, instead of a random one
 }
 
 // RenderSample renders one random photo: the look and (unless given) the position and hand are
