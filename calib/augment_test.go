@@ -691,7 +691,7 @@ func augOutcome(p augPhoto, k augKind, f augFrame) (augTally, string) {
 }
 
 // TestAugmentedRobustness is the robustness evaluation (see the top of this file). By default it
-// uses every third photo of each source and every kind of variant once (a couple of minutes);
+// uses every fourth photo of each source and every kind of variant once (a couple of minutes);
 // CALIB_AUGMENT=full uses every photo, CALIB_AUGMENT=N (a number) makes N variants of each kind
 // per photo. CALIB_AUGMENT_DUMP=dir writes every variant that is not found right as a PNG.
 // It fails when a source's found share or the cut-frame refusals drop under the floors below,
@@ -700,7 +700,7 @@ func TestAugmentedRobustness(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: skips the augmented robustness evaluation")
 	}
-	stride, reps := 3, 1
+	stride, reps := 4, 1
 	switch v := os.Getenv("CALIB_AUGMENT"); {
 	case v == "full":
 		stride = 1

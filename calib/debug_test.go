@@ -11,7 +11,8 @@ import (
 	"gocv.io/x/gocv"
 )
 
-// TestDebugOverlay traces the finder on the image named in CALIB_DEBUG and draws the found grid
+// TestDebugOverlay traces the finder on the image named in CALIB_DEBUG (CALIB_DEBUG_SIZE: one
+// board size; CALIB_DEBUG_WIDE, CALIB_DEBUG_LIGHT: the wide line filter, light lines) and draws the found grid
 // over it (a developer aid; skipped otherwise).
 func TestDebugOverlay(t *testing.T) {
 	f := os.Getenv("CALIB_DEBUG")
@@ -20,7 +21,7 @@ func TestDebugOverlay(t *testing.T) {
 	}
 	img := loadRaw(t, f)
 	defer img.Close()
-	w, err := prepare(img, defaultWorkSize)
+	w, err := prepareWith(img, defaultWorkSize, true, os.Getenv("CALIB_DEBUG_LIGHT") != "", os.Getenv("CALIB_DEBUG_WIDE") != "")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -230,11 +230,6 @@ func bestCandidate(cands []gridFit, w, h int) (gridFit, bool) {
 	return cands[best], true
 }
 
-// seedSizes are the lattice windows tried as seeds besides the allowed sizes: a short window
-// fits a part of the board even when the rectification is a little off (a steep view), and
-// growGrid extends it to the whole board.
-var seedSizes = [...]int{9, 13}
-
 // fitPair fits lattice windows of several lengths to the canvas defined by two line families,
 // refines each in the image, grows or trims it to the lines actually present and snaps it to an
 // allowed size. It returns every distinct grid so found, with its confidence.
@@ -249,8 +244,11 @@ func fitPair(w *workImage, n frameNorm, va, vb vanishing, segs []normSeg, sizes 
 		x, y  window
 		score float64
 	}
+	// Lattice windows are tried as seeds at 9 and 13 lines besides the allowed sizes: a short
+	// window fits a part of the board even when the rectification is a little off (a steep
+	// view), and growGrid extends it to the whole board.
 	lengths := append([]int(nil), sizes...)
-	for _, s := range seedSizes {
+	for _, s := range [...]int{9, 13} {
 		if !slices.Contains(lengths, s) {
 			lengths = append(lengths, s)
 		}
@@ -295,9 +293,42 @@ func fitPair(w *workImage, n frameNorm, va, vb vanishing, segs []normSeg, sizes 
 		}
 		best.conf = best.confidence(&w.lines, gray, cap, w.trace)
 		out = append(out, best)
+		if !best.inView(w.lines.w, w.lines.h) {
+			// A grid a line off (the board's edge or a shadow taken for its outer line, stones
+			// hiding the real one) runs out of the picture; the same lattice moved a line back
+			// in may be the whole board.
+			out = append(out, shiftedIn(w, best, gray, cap)...)
+		}
 		if best.conf > clearConfidence && best.inView(w.lines.w, w.lines.h) {
 			break
 		}
+	}
+	return out
+}
+
+// shiftedIn returns the versions of g moved by one line (in either or both directions) that
+// lie wholly in view, refined and with their confidence.
+func shiftedIn(w *workImage, g gridFit, gray *grayPlane, cap float32) []gridFit {
+	h, ok := gridH(g.cols, g.rows, g.corners)
+	if !ok {
+		return nil
+	}
+	lu, lv := float64(g.cols-1), float64(g.rows-1)
+	var out []gridFit
+	for _, d := range [...][2]float64{{-1, 0}, {1, 0}, {0, -1}, {0, 1}, {-1, -1}, {-1, 1}, {1, -1}, {1, 1}} {
+		c := gridFit{cols: g.cols, rows: g.rows, lattice: g.lattice, corners: [4]Point2{
+			applyH(h, Point2{d[0], d[1]}), applyH(h, Point2{lu + d[0], d[1]}),
+			applyH(h, Point2{lu + d[0], lv + d[1]}), applyH(h, Point2{d[0], lv + d[1]})}}
+		if !c.inView(w.lines.w, w.lines.h) {
+			continue
+		}
+		c = refineGrid(&w.lines, c, cap, 1, 0.12, false)
+		if !c.inView(w.lines.w, w.lines.h) {
+			continue
+		}
+		c.conf = c.confidence(&w.lines, gray, cap, w.trace)
+		w.trace.printf("shifted %v: conf %.2f", d, c.conf)
+		out = append(out, c)
 	}
 	return out
 }

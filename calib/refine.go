@@ -78,15 +78,64 @@ func (g gridFit) confidence(lines *plane, gray *grayPlane, cap float32, trace tr
 	}
 	cont := math.Max(0, 1-worst)
 	lineConf := g.contrast() * lineFrac
-	if gray != nil && lineConf >= 0.15 {
+	if edges := min(stubs, cont); gray != nil && lineConf >= 0.15 && edges > 0.6 {
 		// Stones hide lines late in a game; where the stones themselves sit on the lattice's
-		// intersections and not between them, they vouch for it as the lines would.
-		lineConf += (1 - lineConf) * 0.6 * stoneSupport(gray, h, g.cols, g.rows)
+		// intersections and not between them, they vouch for it as the lines would. They say
+		// nothing of a grid a whole line off, so they count only for a grid whose edges the
+		// lines confirm (its lines run up to its edge lines and stop there).
+		lineConf += (1 - lineConf) * 0.6 * stoneSupport(gray, h, g.cols, g.rows) * min(1, (edges-0.6)/0.3)
 	}
+	spread := blockSpread(&r, g.cols, g.rows)
 	if trace != nil {
-		trace.printf("confidence: contrast %.2f lines %.2f -> %.2f with stones; stubs %.2f continues %.2f", g.contrast(), lineFrac, lineConf, stubs, cont)
+		trace.printf("confidence: contrast %.2f lines %.2f -> %.2f with stones; stubs %.2f continues %.2f spread %.2f", g.contrast(), lineFrac, lineConf, stubs, cont, spread)
 	}
-	return lineConf * (0.5 + 0.5*stubs) * cont
+	return lineConf * (0.5 + 0.5*stubs) * cont * spread
+}
+
+// blockSpread is 0..1: whether the lattice is seen all over the grid. The grid is cut into 3x3
+// blocks and each block's line contrast (on its lines against half-way between them) is
+// compared with the whole grid's; a grid half on the board and half on the table has blocks
+// with none. Stones thin the lines evenly over a board, and a hand covers a block or two.
+func blockSpread(r *evidenceReader, cols, rows int) float64 {
+	var on, off [3][3]float64
+	var n [3][3]int
+	bu := func(u float64) int { return min(2, int(3*u/float64(cols-1))) }
+	bv := func(v float64) int { return min(2, int(3*v/float64(rows-1))) }
+	for i := 0; i < cols-1; i++ {
+		for j := 0; j < rows-1; j++ {
+			u, v := float64(i), float64(j)
+			a, b := bu(u+0.5), bv(v+0.5)
+			on[a][b] += r.read(u, v+0.5) + r.read(u+0.5, v)
+			off[a][b] += r.read(u+0.5, v+0.25) + r.read(u+0.25, v+0.5) + r.read(u+0.5, v+0.75) + r.read(u+0.75, v+0.5)
+			n[a][b]++
+		}
+	}
+	var c [9]float64
+	all, allOn, allOff := 0, 0.0, 0.0
+	for a := 0; a < 3; a++ {
+		for b := 0; b < 3; b++ {
+			if n[a][b] == 0 {
+				return 1
+			}
+			o, f := on[a][b]/float64(2*n[a][b]), off[a][b]/float64(4*n[a][b])
+			c[a*3+b] = math.Max(0, o-f) / (o + 1)
+			allOn += on[a][b]
+			allOff += off[a][b]
+			all += n[a][b]
+		}
+	}
+	o, f := allOn/float64(2*all), allOff/float64(4*all)
+	whole := math.Max(0, o-f) / (o + 1)
+	if whole <= 0 {
+		return 0
+	}
+	seen := 0
+	for _, v := range c {
+		if v >= 0.3*whole {
+			seen++
+		}
+	}
+	return math.Max(0, math.Min(1, (float64(seen)/9-0.4)/0.4))
 }
 
 // stoneSupport is 0..1: how clearly stones sit on the intersections of the cols x rows grid
