@@ -315,9 +315,9 @@ func (r *LookRenderer) buildLayer(w, h int) *photoLayer {
 		gl := [2]float64{cam[0] + (p[0]-cam[0])*t, cam[1] + (p[1]-cam[1])*t}
 		l.lamps = append(l.lamps, lampAt{pos: p, color: lp.Color, size: lp.Size, glare: gl})
 	}
-	ns := hash64(lk.Seed, 401)
+	ng := rng{s: hash64(lk.Seed, 401)}
 	for i := range l.noise {
-		l.noise[i] = float32(gauss(hash64(ns, uint64(i))))
+		l.noise[i] = gaussApprox(ng.next())
 	}
 	l.clutter = makeClutter(lk, n, asp, hash64(lk.Seed, 77))
 

@@ -15,8 +15,9 @@ type noiseTex struct {
 
 func newNoiseTex(seed uint64) *noiseTex {
 	t := &noiseTex{v: make([]float32, 256*256)}
+	g := rng{s: seed}
 	for i := range t.v {
-		t.v[i] = float32(unit(hash64(seed, uint64(i))))
+		t.v[i] = float32(g.f())
 	}
 	return t
 }
@@ -48,11 +49,11 @@ func (t *noiseTex) fbm(x, y float64, octaves int) float64 {
 	return sum / norm
 }
 
-// gauss turns a hash into a standard normal number.
-func gauss(h uint64) float64 {
-	u1 := math.Max(unit(h), 1e-12)
-	u2 := unit(hash64(h, 7))
-	return math.Sqrt(-2*math.Log(u1)) * math.Cos(2*math.Pi*u2)
+// gaussApprox turns a random 64-bit value into a nearly normal number (mean 0, deviation 1): the sum
+// of its four 16-bit parts, which is plenty for sensor noise and costs no logarithm.
+func gaussApprox(h uint64) float32 {
+	s := float32(h&0xffff) + float32(h>>16&0xffff) + float32(h>>32&0xffff) + float32(h>>48)
+	return (s/65536 - 2) * 1.7320508 // the sum of four uniforms has variance 1/3
 }
 
 // develop turns the scene's radiance into the camera's frame in dst: the lens (distortion, vignette,
