@@ -589,6 +589,7 @@ func roboflowStones(path string) []Point2 {
 // augTally counts one source's (or kind's) outcomes.
 type augTally struct {
 	n, found, low, wrong int
+	sureWrong            int // wrong grids with confidence >= DefaultMinConfidence
 	refused              map[string]int
 	errs                 []float64
 	falseFinds           int // grids found where lines are cut off
@@ -603,6 +604,7 @@ func (a *augTally) add(o augTally) {
 	a.found += o.found
 	a.low += o.low
 	a.wrong += o.wrong
+	a.sureWrong += o.sureWrong
 	a.cut += o.cut
 	a.falseFinds += o.falseFinds
 	for k, v := range o.refused {
@@ -624,8 +626,8 @@ func (a *augTally) String() string {
 		sort.Float64s(e)
 		med, worst = e[len(e)/2], e[len(e)-1]
 	}
-	return fmt.Sprintf("%4d  found %4d (%5.1f%%, %3d under conf 0.5)  wrong %3d  err med %.3f worst %.3f  refused: %s  | cut frames %d, grids found in them %d",
-		a.n, a.found, 100*float64(a.found)/math.Max(1, float64(a.n)), a.low, a.wrong, med, worst, strings.Join(rs, ", "), a.cut, a.falseFinds)
+	return fmt.Sprintf("%4d  found %4d (%5.1f%%, %3d under conf 0.5)  wrong %3d (%d sure)  err med %.3f worst %.3f  refused: %s  | cut frames %d, grids found in them %d",
+		a.n, a.found, 100*float64(a.found)/math.Max(1, float64(a.n)), a.low, a.wrong, a.sureWrong, med, worst, strings.Join(rs, ", "), a.cut, a.falseFinds)
 }
 
 // augOutcome runs Find on one variant and scores it.
@@ -676,6 +678,9 @@ func augOutcome(p augPhoto, k augKind, f augFrame) (augTally, string) {
 		}
 		if total >= 5 && (float64(on) < 0.8*float64(inside) || float64(inside) < 0.6*float64(total)) {
 			o.wrong = 1
+			if c.Confidence >= DefaultMinConfidence {
+				o.sureWrong = 1
+			}
 			return o, fmt.Sprintf("WRONG size %d conf %.2f stones %d/%d of %d", c.Size, c.Confidence, on, inside, total)
 		}
 		return o, fmt.Sprintf("ok size %d conf %.2f stones %d/%d of %d", c.Size, c.Confidence, on, inside, total)
@@ -684,6 +689,9 @@ func augOutcome(p augPhoto, k augKind, f augFrame) (augTally, string) {
 	e := cornerErrorAnyTurn(c, gt)
 	if c.Size != 19 || e > 0.5 {
 		o.wrong = 1
+		if c.Confidence >= DefaultMinConfidence {
+			o.sureWrong = 1
+		}
 		return o, fmt.Sprintf("WRONG size %d conf %.2f corner error %.2f spacing: corners %.0f, true %.0f", c.Size, c.Confidence, e, c.Corners, gt.Corners)
 	}
 	o.errs = append(o.errs, e)
@@ -775,15 +783,26 @@ func TestAugmentedRobustness(t *testing.T) {
 			t.Logf("  %-11s %s", k.name, byKind[k.name])
 		}
 	}
-	// Floors, set just under what the finder reaches (default run); a drop is a regression.
-	floors := map[string]float64{"gomrade": 0, "imago-t1": 0, "imago-t2": 0, "imago-t3": 0, "roboflow": 0}
+	// Floors, set just under what the finder reaches in the default run (found share per
+	// source); a drop is a regression. A wrong grid the finder is sure of (confidence of at
+	// least DefaultMinConfidence) is never allowed on the labelled sources; Roboflow's check
+	// (stone boxes on intersections) is looser, so one such grid is let pass there. Frames
+	// whose grid is cut by the picture's edge must all be refused.
+	floors := map[string]float64{"gomrade": 0.85, "imago-t1": 0.88, "imago-t2": 0.95, "imago-t3": 0.96, "roboflow": 0.8}
+	if stride != 4 || reps != 1 || only != "" || kindsOnly != "" {
+		floors = map[string]float64{} // another selection: figures only
+	}
 	for _, s := range sources {
 		a := bySource[s]
 		if frac := float64(a.found) / math.Max(1, float64(a.n)); frac < floors[s] {
 			t.Errorf("%s: found %.0f%% of the variants (floor %.0f%%)", s, 100*frac, 100*floors[s])
 		}
-		if s != "roboflow" && a.wrong > 0 {
-			t.Errorf("%s: %d variants found with a wrong grid", s, a.wrong)
+		allowed, allowedAny := 0, 1
+		if s == "roboflow" {
+			allowed, allowedAny = 1, 2
+		}
+		if a.sureWrong > allowed || a.wrong > allowedAny {
+			t.Errorf("%s: %d variants found with a wrong grid, %d of them with confidence >= %.1f", s, a.wrong, a.sureWrong, DefaultMinConfidence)
 		}
 		if a.falseFinds > 0 {
 			t.Errorf("%s: %d frames with grid lines cut off gave a board", s, a.falseFinds)
