@@ -164,7 +164,9 @@ func findGrid(ctx context.Context, w *workImage, sizes []int) (gridFit, error) {
 		ln := math.Hypot(l[0], l[1])
 		segs[i] = normSeg{p: p, q: q, mid: n.pt((s.x1+s.x2)/2, (s.y1+s.y2)/2), line: vec3{l[0] / ln, l[1] / ln, l[2] / ln}, w: s.len}
 	}
-	vps := findVanishing(segs, n.f, 4)
+	// Six families: clutter with straight lines (a striped cloth, a table's grain, a mat) can
+	// take the first few, all in nearly one direction.
+	vps := findVanishing(segs, n.f, 6)
 	for i, v := range vps {
 		if w.trace == nil {
 			break
