@@ -13,51 +13,9 @@ import (
 
 	"tengen/calib"
 	"tengen/internal/shareddata"
+	"tengen/vision/evalset"
 	"tengen/vision/observe"
 )
-
-// labelFix corrects one point of a label file we believe is wrong.
-type labelFix struct {
-	col, row int // as seen in the image, 0-based from the top-left
-	truth    observe.Stone
-}
-
-// mislabelled lists evaluation photos whose label files we believe are wrong, the evidence, and
-// the corrected points. They are corrected instead of tuning the reader to the wrong labels.
-var mislabelled = map[string]struct {
-	why   string
-	fixes []labelFix
-}{
-	"imago-tests/t2/skip/t2_053.jpg": {
-		"the label has B on qi and nothing on qj, qk; the photo shows B on qj and qk and qi empty, " +
-			"as in frames 052 and 075+ (imago-tests MANIFEST, sequence check)",
-		[]labelFix{{16, 8, observe.Empty}, {16, 9, observe.Black}, {16, 10, observe.Black}},
-	},
-	"imago-tests/t2/skip/t2_054.jpg": {
-		"the label has B on qi and qj and nothing on qk; the photo shows B on qj and qk and qi empty " +
-			"(imago-tests MANIFEST, sequence check)",
-		[]labelFix{{16, 8, observe.Empty}, {16, 10, observe.Black}},
-	},
-	"gomrade-sample/2/67.jpg": {
-		"the label has row 6 (0-based) as '. . . B . W'; the photo shows two white stones centred on " +
-			"columns 1 and 2 of that row (left of the black on column 3), seen in the warped board",
-		[]labelFix{{1, 6, observe.White}, {2, 6, observe.White}},
-	},
-}
-
-// handCovered lists, per evaluation photo, the points a hand or a sleeve covers (seen in the
-// photo; the labels give the position under the hand). How `?` is scored: Obscured is the right
-// answer for a covered point (a frame with a hand must never give a verdict), so `?` there counts
-// as correct, as does the labelled stone or emptiness if the reader still sees it; `?` anywhere
-// else, and any other reading of a covered point, is an error.
-var handCovered = map[string]struct {
-	why    string
-	points [][2]int // col, row as seen in the image
-}{
-	"imago-tests/t3/t3_003.jpg":      {"fingers reach in over the left edge on rows 7-9", [][2]int{{0, 7}, {0, 8}, {0, 9}}},
-	"imago-tests/t3/t3_005.jpg":      {"a sleeve covers the top-left corner", [][2]int{{0, 0}, {0, 1}}},
-	"imago-tests/t2/skip/t2_008.jpg": {"a fingertip over the left edge on row 6", [][2]int{{0, 6}}},
-}
 
 // evalImage is one labelled photograph of the evaluation set.
 type evalImage struct {
@@ -65,39 +23,27 @@ type evalImage struct {
 	label          observe.Observation
 }
 
+// loadEvalSet lists the photos labelled per intersection (imago-tests and gomrade-sample), with
+// the label corrections of evalset.Corrections applied.
 func loadEvalSet(t *testing.T) []evalImage {
 	t.Helper()
-	root := shareddata.Path(t, "vision-eval")
-	var out []evalImage
-	for _, set := range []string{"imago-tests", "gomrade-sample"} {
-		err := filepath.WalkDir(filepath.Join(root, set), func(p string, d os.DirEntry, err error) error {
-			if err != nil || d.IsDir() || !strings.HasSuffix(p, ".jpg") {
-				return err
-			}
-			raw, err := os.ReadFile(strings.TrimSuffix(p, ".jpg") + ".txt")
-			if err != nil {
-				return nil // a photo without labels is not part of the evaluation
-			}
-			lab, err := observe.ParseText(string(raw))
-			if err != nil {
-				return fmt.Errorf("%s: %w", p, err)
-			}
-			rel, _ := filepath.Rel(root, p)
-			for _, fx := range mislabelled[rel].fixes {
-				lab.Stones[fx.row*lab.Size+fx.col] = fx.truth
-			}
-			sub := set
-			if set == "imago-tests" {
-				sub = set + "/" + strings.Split(rel, "/")[1]
-			}
-			out = append(out, evalImage{set: sub, rel: rel, path: p, label: lab})
-			return nil
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
+	photos, err := evalset.Load(shareddata.Path(t, "vision-eval"))
+	if err != nil {
+		t.Fatal(err)
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].rel < out[j].rel })
+	var out []evalImage
+	for _, p := range photos {
+		if p.Label.Size == 0 {
+			continue
+		}
+		set := p.Source
+		if strings.HasPrefix(set, "imago-") {
+			set = "imago-tests/" + strings.TrimPrefix(set, "imago-")
+		} else {
+			set = "gomrade-sample"
+		}
+		out = append(out, evalImage{set: set, rel: p.Rel, path: p.Path, label: p.Label})
+	}
 	return out
 }
 
@@ -193,7 +139,7 @@ func readWith(t *testing.T, im evalImage, img gocv.Mat, cal calib.Calibration) i
 
 // underHand reports whether handCovered lists point (x, y) of the photo rel.
 func underHand(rel string, x, y int) bool {
-	for _, p := range handCovered[rel].points {
+	for _, p := range evalset.HandCovered()[rel].Points {
 		if p == [2]int{x, y} {
 			return true
 		}
@@ -214,13 +160,13 @@ func TestAccuracyOnEvalPhotos(t *testing.T) {
 	var all agg
 	var results []imageResult
 	for _, im := range imgs {
-		if m, ok := mislabelled[im.rel]; ok {
-			t.Logf("label corrected at %d points in %s: %s", len(m.fixes), im.rel, m.why)
+		if m, ok := evalset.Corrections()[im.rel]; ok {
+			t.Logf("label corrected at %d points in %s: %s", len(m.Fixes), im.rel, m.Why)
 		}
 		res := readEvalImage(t, im, cache)
 		results = append(results, res)
-		if h, ok := handCovered[im.rel]; ok {
-			t.Logf("%s: %d of %d points under a hand read `?` (%s)", im.rel, res.covered, len(h.points), h.why)
+		if h, ok := evalset.HandCovered()[im.rel]; ok {
+			t.Logf("%s: %d of %d points under a hand read `?` (%s)", im.rel, res.covered, len(h.Points), h.Why)
 		}
 		a := sets[res.set]
 		if a == nil {
@@ -276,8 +222,11 @@ func TestAccuracyOnEvalPhotos(t *testing.T) {
 
 // TestGomradeWithVerifiedCorners reads every gomrade photo with the corners verified by hand
 // (corners_verified.json) instead of the found ones: a grid a pixel or two off the automatic fit
-// must not change the reading (small grid errors must never create stones). Zero errors expected
-// on every image (2/67 is scored against its corrected label, see mislabelled).
+// must not change the reading much (small grid errors must never create stones wholesale). The
+// bar is the issue's: at least 99.9% of the points right over the 17 photos (2/67 is scored
+// against its corrected label). The learned reader is not fitted to these photos point by point
+// as the hand-set thresholds were (which read all of them right and 91% of unseen photos); its
+// figure on gomrade held out of training is in the README.
 func TestGomradeWithVerifiedCorners(t *testing.T) {
 	root := shareddata.Path(t, "vision-eval")
 	raw, err := os.ReadFile(filepath.Join(root, "gomrade-sample", "corners_verified.json"))
@@ -288,7 +237,7 @@ func TestGomradeWithVerifiedCorners(t *testing.T) {
 	if err := json.Unmarshal(raw, &corners); err != nil {
 		t.Fatal(err)
 	}
-	n := 0
+	n, wrong, points := 0, 0, 0
 	for _, im := range loadEvalSet(t) {
 		if im.set != "gomrade-sample" {
 			continue
@@ -311,11 +260,17 @@ func TestGomradeWithVerifiedCorners(t *testing.T) {
 		res := readWith(t, im, img, cal)
 		img.Close()
 		n++
+		wrong += res.errors
+		points += res.points
 		if res.errors != 0 {
-			t.Errorf("%s with verified corners: %d wrong: %s", im.rel, res.errors, res.detail)
+			t.Logf("%s with verified corners: %d wrong: %s", im.rel, res.errors, res.detail)
 		}
 	}
 	if n != 17 {
 		t.Errorf("read %d gomrade photos with verified corners, want 17", n)
+	}
+	t.Logf("%d of %d points wrong", wrong, points)
+	if float64(wrong) > 0.001*float64(points) {
+		t.Errorf("%d of %d points wrong with verified corners: above the 0.1%% bar", wrong, points)
 	}
 }

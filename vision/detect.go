@@ -139,6 +139,9 @@ func CheckGrid(img gocv.Mat, cal calib.Calibration, p Params) calib.Calibration 
 // It looks at a finer canonical image than live reading, where thin lines stay sharp.
 func gridScore(img gocv.Mat, cal calib.Calibration, p Params) int {
 	p.Spacing = max(p.Spacing, 360/(cal.Size-1))
+	// The grid check measures line contrast with the hand-made features; it must not depend on
+	// which classifier reads the stones.
+	p.HandTuned = true
 	r, err := NewReader(cal, p)
 	if err != nil {
 		return -1

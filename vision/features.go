@@ -72,9 +72,10 @@ type sampler struct {
 	hist    [256]uint16
 	ys      []uint8
 	ins     []uint8
-	cellY   []float64 // per cell: median luminance
-	cellR   []float64 // per cell: mean chromaticity r/(r+g+b)
-	cellG   []float64 // per cell: mean chromaticity g/(r+g+b)
+	cellY   []float64   // per cell: median luminance
+	cellR   []float64   // per cell: mean chromaticity r/(r+g+b)
+	cellG   []float64   // per cell: mean chromaticity g/(r+g+b)
+	blocks  [][4]uint32 // the learned reader's patch cells: sums of B, G, R, luminance per block
 	tmp     [16]float64
 }
 

@@ -11,6 +11,7 @@ import (
 
 	"tengen/calib"
 	"tengen/vision/observe"
+	"tengen/vision/stonenet"
 )
 
 // ErrFrame means a frame cannot be read: empty, or of an unsupported pixel type.
@@ -33,6 +34,13 @@ type Reader struct {
 	scratch scratch
 	blobs   *blobFinder
 	blobRel []float64
+	net     *stonenet.Net // nil: the hand-tuned classifier
+	inputs  []float32     // the net's inputs, NetInputs per point
+	netBuf  stonenet.Buffers
+	ctxBuf  []float64
+	probs   []observe.Probs
+	odd     []observe.Stone // the hand-made obscured test's verdicts (scratch)
+	oddConf []float32
 }
 
 // NewReader prepares a Reader for frames matching cal.
@@ -55,7 +63,21 @@ func NewReader(cal calib.Calibration, p Params) (*Reader, error) {
 	}
 	samp := newSampler(g)
 	samp.markOutside(m, cal.ImageWidth, cal.ImageHeight)
+	net := p.Net
+	if net == nil && !p.HandTuned {
+		var err error
+		if net, err = DefaultNet(); err != nil {
+			return nil, err
+		}
+	}
+	if net != nil && net.Inputs() != netInputs {
+		return nil, fmt.Errorf("vision: the learned reader takes %d inputs, the features are %d", net.Inputs(), netInputs)
+	}
+	if p.HandTuned {
+		net = nil
+	}
 	return &Reader{
+		net:    net,
 		cal:    cal,
 		geom:   g,
 		toImg:  toImg,
@@ -127,6 +149,8 @@ type Reading struct {
 	Size       int
 	Stones     []observe.Stone
 	Confidence []float32
+	// Probs is, per point, the probability of each reading (see observe.Observation.Probs).
+	Probs []observe.Probs
 	// Overall is the board's confidence: the lowest point confidence.
 	Overall float32
 }
@@ -147,12 +171,28 @@ func (r *Reader) Read(frame gocv.Mat) (Reading, error) {
 	if len(r.blobRel) != n*n {
 		r.blobRel = make([]float64, n*n)
 	}
-	classify(r.feats, n, r.params, r.stones, r.conf, &r.scratch, r.blobs, func(th float64) []float64 {
-		r.blobs.find(r.samp.lum, r.feats, th, r.blobRel)
-		return r.blobRel
-	})
+	if len(r.probs) != n*n {
+		r.probs = make([]observe.Probs, n*n)
+	}
+	if r.net != nil {
+		r.classifyNet(pix)
+	} else {
+		classify(r.feats, n, r.params, r.stones, r.conf, &r.scratch, r.blobs, func(th float64) []float64 {
+			r.blobs.find(r.samp.lum, r.feats, th, r.blobRel)
+			return r.blobRel
+		})
+		guess := observe.Observation{Stones: r.stones, Confidence: r.conf}
+		for i := range r.stones {
+			r.probs[i] = guess.PointProbs(i)
+		}
+	}
 	markReaching(r.samp, pix, r.feats, n, r.stones, r.conf)
-	rd := Reading{Size: n, Stones: r.stones, Confidence: r.conf, Overall: 1}
+	for i, s := range r.stones {
+		if s == observe.Obscured {
+			r.probs[i] = obscuredProbs()
+		}
+	}
+	rd := Reading{Size: n, Stones: r.stones, Confidence: r.conf, Probs: r.probs, Overall: 1}
 	for _, c := range r.conf {
 		rd.Overall = min(rd.Overall, c)
 	}
@@ -163,6 +203,7 @@ func (r *Reader) Read(frame gocv.Mat) (Reading, error) {
 func (rd Reading) Clone() Reading {
 	rd.Stones = append([]observe.Stone(nil), rd.Stones...)
 	rd.Confidence = append([]float32(nil), rd.Confidence...)
+	rd.Probs = append([]observe.Probs(nil), rd.Probs...)
 	return rd
 }
 
@@ -171,6 +212,9 @@ func (rd Reading) Clone() Reading {
 func (rd Reading) Observation(cal calib.Calibration, t time.Time, seq uint64) observe.Observation {
 	o := observe.Observation{Size: rd.Size, Stones: make([]observe.Stone, len(rd.Stones)),
 		Confidence: make([]float32, len(rd.Stones)), Time: t, Seq: seq}
+	if rd.Probs != nil {
+		o.Probs = make([]observe.Probs, len(rd.Stones))
+	}
 	c := cal
 	c.Size = rd.Size
 	for y := 0; y < rd.Size; y++ {
@@ -178,6 +222,9 @@ func (rd Reading) Observation(cal calib.Calibration, t time.Time, seq uint64) ob
 			col, row := c.ImageGrid(x, y)
 			o.Stones[y*rd.Size+x] = rd.Stones[row*rd.Size+col]
 			o.Confidence[y*rd.Size+x] = rd.Confidence[row*rd.Size+col]
+			if o.Probs != nil {
+				o.Probs[y*rd.Size+x] = rd.Probs[row*rd.Size+col]
+			}
 		}
 	}
 	return o
@@ -187,4 +234,62 @@ func (rd Reading) Observation(cal calib.Calibration, t time.Time, seq uint64) ob
 func (rd Reading) Text() string {
 	o := observe.Observation{Size: rd.Size, Stones: rd.Stones}
 	return o.String()
+}
+
+// obscuredProbs is what a point under a hand says: nothing about the stone beneath it.
+func obscuredProbs() observe.Probs { return observe.Probs{0.1, 0.1, 0.1, 0.7} }
+
+// classifyNet reads every point with the learned reader: the probability of empty, black and
+// white from the network, the likeliest as the reading and its probability as the confidence;
+// then groups of points the hand-made features find unlike board or stone (a hand, a sleeve)
+// become Obscured where the network is not sure of them.
+func (r *Reader) classifyNet(pix []byte) {
+	n := r.cal.Size
+	if len(r.inputs) != n*n*netInputs {
+		r.inputs = make([]float32, n*n*netInputs)
+	}
+	r.samp.netInput(pix, r.feats, r.inputs, &r.ctxBuf)
+	for i := range r.stones {
+		p := r.net.Forward(r.inputs[i*netInputs:(i+1)*netInputs], &r.netBuf)
+		best := 0
+		for c := 1; c < stonenet.Classes; c++ {
+			if p[c] > p[best] {
+				best = c
+			}
+		}
+		r.stones[i], r.conf[i] = observe.Stone(best), p[best]
+		r.probs[i] = observe.Probs{p[0], p[1], p[2], 0}
+	}
+	// Points that look like neither board nor stone, in groups (a hand, a sleeve), are Obscured,
+	// unless the network is sure of them: a dark board with faint lines looks "odd" all over.
+	lv := measureLevels(r.feats, r.params, &r.scratch)
+	r.odd = append(r.odd[:0], r.stones...)
+	r.oddConf = append(r.oddConf[:0], r.conf...)
+	markObscured(r.feats, n, lv, r.params, r.odd, r.oddConf, &r.scratch)
+	for i, s := range r.odd {
+		if s == observe.Obscured && r.conf[i] < sureOfPoint {
+			r.stones[i], r.conf[i] = observe.Obscured, 0.5
+		}
+	}
+}
+
+// sureOfPoint is the learned reader's probability above which a point's reading stands even
+// where the hand-made features see something odd.
+const sureOfPoint = 0.99
+
+// Inputs returns the learned reader's inputs for every point of frame (NetInputs per point,
+// row-major as seen in the image): what training shows the network. The slice is reused by the
+// next call.
+func (r *Reader) Inputs(frame gocv.Mat) ([]float32, error) {
+	pix, err := r.warp(frame)
+	if err != nil {
+		return nil, err
+	}
+	r.samp.extract(pix, r.feats)
+	n := r.cal.Size
+	if len(r.inputs) != n*n*netInputs {
+		r.inputs = make([]float32, n*n*netInputs)
+	}
+	r.samp.netInput(pix, r.feats, r.inputs, &r.ctxBuf)
+	return r.inputs, nil
 }

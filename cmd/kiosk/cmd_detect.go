@@ -7,10 +7,13 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
+	"path/filepath"
 	"strings"
 
 	"tengen/calib"
 	"tengen/vision"
+	"tengen/vision/imagefile"
 )
 
 const detectHelp = `Usage: kiosk detect [--size N] [--calib FILE] [--json] IMAGE...
@@ -26,8 +29,16 @@ line "== PATH" followed by "error: ..." (the same message also goes to stderr); 
 others are still read, and the exit status is 1 at the end if any image failed.
 
 With --json, each image gives one JSON object on its own line:
-  {"path":..., "size":19, "rows":["...", ...], "confidence":0.97, "corners":[...]}
-or {"path":..., "error":"..."}.
+  {"path":..., "size":19, "rows":["...", ...], "confidence":0.97, "corners":[...],
+   "probabilities":[[p_empty, p_black, p_white, p_obscured], ...]}
+(one probability row per point, row-major in the order of "rows"), or
+  {"path":..., "error":"...", "no_board":true, "reason":"..."}
+where "no_board" and "reason" say why a board was refused.
+
+With --debug OUT.png, the found grid and the reading are drawn over the photo and saved
+(with several images, OUT-1.png, OUT-2.png, ... in their order): a red ring on each black
+stone, a blue ring on each white one, a yellow cross on each obscured point, a magenta dot
+where the reader is unsure.
 
 Without --calib the board is found automatically in every image.
 
@@ -41,7 +52,29 @@ type detectResult struct {
 	Rows       []string       `json:"rows,omitempty"`
 	Confidence float64        `json:"confidence,omitempty"`
 	Corners    []calib.Point2 `json:"corners,omitempty"`
-	Error      string         `json:"error,omitempty"`
+	// Probabilities holds each point's probability of empty, black, white and obscured.
+	Probabilities [][4]float64 `json:"probabilities,omitempty"`
+	Error         string       `json:"error,omitempty"`
+	NoBoard       bool         `json:"no_board,omitempty"`
+	Reason        string       `json:"reason,omitempty"`
+}
+
+// refusalReason returns why no board was found, without the packages' prefixes.
+func refusalReason(err error) string {
+	msg := oneLine(err)
+	if i := strings.LastIndex(msg, "no board found: "); i >= 0 {
+		return msg[i+len("no board found: "):]
+	}
+	return msg
+}
+
+// debugPath names the --debug picture of the i-th of n images.
+func debugPath(out string, i, n int) string {
+	if n == 1 {
+		return out
+	}
+	ext := filepath.Ext(out)
+	return fmt.Sprintf("%s-%d%s", strings.TrimSuffix(out, ext), i+1, ext)
 }
 
 // runDetect reads the board in photographs and prints it as text.
@@ -51,6 +84,7 @@ func runDetect(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	size := fs.Int("size", 0, "board size to look for (9, 13, 19); 0 = find out")
 	calPath := fs.String("calib", "", "use this calibration file instead of finding the board")
 	asJSON := fs.Bool("json", false, "print one JSON object per image")
+	debug := fs.String("debug", "", "draw the grid and the reading over the photo into this PNG file")
 	fs.Usage = func() {
 		fmt.Fprint(stderr, detectHelp)
 		fs.PrintDefaults()
@@ -81,11 +115,23 @@ func runDetect(ctx context.Context, args []string, stdout, stderr io.Writer) err
 			return err
 		}
 		det, err := vision.DetectFile(path, opt)
+		if err == nil && *debug != "" {
+			if e := saveDebug(path, debugPath(*debug, i, fs.NArg()), det); e != nil {
+				fmt.Fprintf(stderr, "kiosk detect: %s: --debug: %s\n", path, oneLine(e))
+				failed++
+			}
+		}
 		if *asJSON {
 			res := detectResult{Path: path}
 			if err != nil {
 				res.Error = oneLine(err)
+				if errors.Is(err, vision.ErrNoBoard) {
+					res.NoBoard, res.Reason = true, refusalReason(err)
+				}
 			} else {
+				for _, p := range det.Reading.Probs {
+					res.Probabilities = append(res.Probabilities, [4]float64{round3(p[0]), round3(p[1]), round3(p[2]), round3(p[3])})
+				}
 				res.Size = det.Reading.Size
 				res.Rows = strings.Split(strings.TrimSuffix(det.Reading.Text(), "\n"), "\n")
 				res.Confidence = round2(det.Confidence)
@@ -130,4 +176,19 @@ func oneLine(err error) string {
 		return "not a readable image"
 	}
 	return strings.ReplaceAll(err.Error(), "\n", " ")
+}
+
+// round3 rounds a probability to three decimals for --json.
+func round3(p float32) float64 { return math.Round(float64(p)*1000) / 1000 }
+
+// saveDebug draws the reading over the photo and saves it as a PNG.
+func saveDebug(photo, out string, det vision.Detection) error {
+	img, err := vision.LoadImage(photo)
+	if err != nil {
+		return err
+	}
+	defer img.Close()
+	ov := vision.Overlay(img, det.Calibration, det.Reading)
+	defer ov.Close()
+	return imagefile.SavePNG(out, ov)
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"image"
 	"os"
@@ -13,6 +14,7 @@ import (
 	"gocv.io/x/gocv"
 
 	"tengen/internal/shareddata"
+	"tengen/vision"
 )
 
 // writeImage writes a 640x480 test image filled by fill.
@@ -162,5 +164,65 @@ func TestCalibrateFromCameraThenDetect(t *testing.T) {
 	want := strings.NewReplacer(" ", "", "B", "X", "W", "O").Replace(strings.TrimSpace(string(label)))
 	if got := strings.Join(lines[:19], "\n"); got != want {
 		t.Fatalf("read\n%s\nwant\n%s", got, want)
+	}
+}
+
+// TestDetectJSONProbabilitiesAndDebug reads a labelled photo with --json and --debug: every
+// point has a probability row that sums to one and whose likeliest reading is the printed one,
+// the debug picture is the photo's size, and a photo without a board says why in "reason".
+func TestDetectJSONProbabilitiesAndDebug(t *testing.T) {
+	src := shareddata.Path(t, "vision-eval", "gomrade-sample", "testing_sequence", "10.jpg")
+	dir := t.TempDir()
+	blank := filepath.Join(dir, "blank.png")
+	writeImage(t, blank, func(m *gocv.Mat) { m.SetTo(gocv.NewScalar(90, 140, 200, 0)) })
+	dbg := filepath.Join(dir, "dbg.png")
+	var out, errb bytes.Buffer
+	err := runDetect(context.Background(), []string{"--json", "--size", "19", "--debug", dbg, src, blank}, &out, &errb)
+	var ee exitError
+	if !errors.As(err, &ee) || ee.code != 1 {
+		t.Fatalf("err = %v (the blank image must fail)\n%s", err, errb.String())
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if len(lines) != 2 {
+		t.Fatalf("want two JSON lines, got:\n%s", out.String())
+	}
+	var res, bad detectResult
+	if err := json.Unmarshal([]byte(lines[0]), &res); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal([]byte(lines[1]), &bad); err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Probabilities) != 361 || len(res.Rows) != 19 {
+		t.Fatalf("%d probability rows and %d text rows", len(res.Probabilities), len(res.Rows))
+	}
+	for i, p := range res.Probabilities {
+		sum, best := 0.0, 0
+		for k, v := range p {
+			sum += v
+			if v > p[best] {
+				best = k
+			}
+		}
+		if sum < 0.99 || sum > 1.01 {
+			t.Fatalf("point %d: probabilities %v sum to %.3f", i, p, sum)
+		}
+		if got := rune(res.Rows[i/19][i%19]); got != rune(".XO?"[best]) {
+			t.Fatalf("point %d: printed %c but the likeliest reading is %c (%v)", i, got, ".XO?"[best], p)
+		}
+	}
+	if !bad.NoBoard || bad.Reason == "" || strings.Contains(bad.Reason, "calib:") {
+		t.Errorf("the blank image: no_board %v, reason %q (want a reason in words)", bad.NoBoard, bad.Reason)
+	}
+	img, err := vision.LoadImage(debugPath(dbg, 0, 2))
+	if err != nil {
+		t.Fatalf("--debug picture: %v", err)
+	}
+	defer img.Close()
+	if img.Cols() != 1280 || img.Rows() != 720 {
+		t.Errorf("debug picture %dx%d, want the photo's 1280x720", img.Cols(), img.Rows())
+	}
+	if _, err := os.Stat(debugPath(dbg, 1, 2)); err == nil {
+		t.Errorf("a debug picture was written for the image without a board")
 	}
 }

@@ -13,7 +13,7 @@ import (
 	"image"
 	"image/color"
 	_ "image/jpeg" // photos and camera stills
-	_ "image/png"
+	"image/png"
 	"io"
 	"os"
 
@@ -236,4 +236,36 @@ func clamp8(v int32) byte {
 		return 255
 	}
 	return byte(v)
+}
+
+// SavePNG writes a BGR (or grey) Mat as a PNG file, encoded in Go like the decoding (the kiosk
+// does not load OpenCV's codecs).
+func SavePNG(path string, m gocv.Mat) error {
+	if m.Empty() || (m.Type() != gocv.MatTypeCV8UC3 && m.Type() != gocv.MatTypeCV8UC1) {
+		return fmt.Errorf("imagefile: %s: an empty image or one that is not 8-bit BGR or grey", path)
+	}
+	pix, err := m.DataPtrUint8()
+	if err != nil {
+		return fmt.Errorf("imagefile: %w", err)
+	}
+	w, h, ch := m.Cols(), m.Rows(), m.Channels()
+	img := image.NewRGBA(image.Rect(0, 0, w, h))
+	for i := 0; i < w*h; i++ {
+		o := img.Pix[4*i : 4*i+4]
+		if ch == 1 {
+			o[0], o[1], o[2] = pix[i], pix[i], pix[i]
+		} else {
+			o[0], o[1], o[2] = pix[3*i+2], pix[3*i+1], pix[3*i]
+		}
+		o[3] = 255
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return fmt.Errorf("imagefile: %w", err)
+	}
+	if err := png.Encode(f, img); err != nil {
+		f.Close()
+		return fmt.Errorf("imagefile: %s: %w", path, err)
+	}
+	return f.Close()
 }

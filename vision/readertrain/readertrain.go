@@ -1,0 +1,447 @@
+// Package readertrain trains the learned stone reader and judges it honestly: it turns the
+// labelled photos of ../shared/vision-eval (and rendered boards) into training points, each photo
+// also seen under random changes of light, lens and calibration, and evaluates by
+// leave-one-source-out: a reader trained without a source is scored on that source through the
+// same Reader the kiosk runs. `scripts/train-reader` runs it and writes the committed weights.
+package readertrain
+
+import (
+	"errors"
+	"fmt"
+	"image"
+	"image/color"
+	"math"
+	"math/rand/v2"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"gocv.io/x/gocv"
+
+	"tengen/calib"
+	"tengen/vision"
+	"tengen/vision/evalset"
+	"tengen/vision/imagefile"
+	"tengen/vision/observe"
+	"tengen/vision/stonenet"
+)
+
+// Photo is a labelled photo ready for training and evaluation: its pixels (reduced so that a
+// grid spacing is at most maxSpacing pixels), the board's calibration and the truth per point.
+type Photo struct {
+	evalset.Photo
+	Img gocv.Mat
+	Cal calib.Calibration
+	// Labels is the true reading of each point as seen in the image (row-major).
+	Labels []observe.Stone
+	// Known is false for points whose truth the labels do not settle (a box-labelled photo's
+	// stones between points) and for points under a hand: they are neither trained nor scored
+	// as stones.
+	Known []bool
+	// Covered marks the points under a hand, where reading `?` is right.
+	Covered []bool
+	Spacing float64 // grid spacing in Img's pixels
+}
+
+// Close releases the photo's pixels.
+func (p *Photo) Close() { p.Img.Close() }
+
+// maxSpacing bounds the grid spacing of prepared photos: the reader samples at most 48 pixels a
+// spacing, and large phone photos would only cost memory and time.
+const maxSpacing = 48
+
+// minOnGrid is the share of a box-labelled photo's boxes that must lie on the found grid's
+// intersections for its labels to be used: below it the grid is wrong, or the board is not one
+// the boxes describe.
+const minOnGrid = 0.9
+
+// A box-labelled photo's stones must be about a grid spacing wide on the found grid: a grid of
+// twice the board's lines (or half) puts the boxes' centres on intersections too.
+const (
+	minBoxSpacing = 0.6
+	maxBoxSpacing = 1.4
+)
+
+// Skipped is a photo that could not be prepared and why.
+type Skipped struct {
+	Rel    string
+	Reason error
+}
+
+// ErrGrid means a box-labelled photo's boxes do not lie on the grid found in it.
+var ErrGrid = errors.New("readertrain: the boxes do not lie on the found grid")
+
+// Prepare loads the photos and settles each one's calibration: the corners the source gives, or
+// the board found as `kiosk detect` finds it. Photos whose board is not found, or whose boxes do
+// not fit the found grid, are returned as skipped.
+func Prepare(photos []evalset.Photo) ([]*Photo, []Skipped) {
+	var out []*Photo
+	var skipped []Skipped
+	for _, ph := range photos {
+		p, err := prepare(ph)
+		if err != nil {
+			skipped = append(skipped, Skipped{Rel: ph.Rel, Reason: err})
+			continue
+		}
+		out = append(out, p)
+	}
+	return out, skipped
+}
+
+func prepare(ph evalset.Photo) (*Photo, error) {
+	img, err := vision.LoadImage(ph.Path)
+	if err != nil {
+		return nil, err
+	}
+	size := ph.Label.Size
+	var cal calib.Calibration
+	if ph.Corners != nil {
+		var q [4]calib.Point2
+		for i, c := range ph.Corners {
+			q[i] = calib.Point2{X: c[0], Y: c[1]}
+		}
+		cal, err = calib.FromCorners(img.Cols(), img.Rows(), size, q)
+	} else {
+		cal, err = vision.FindBoard(img, size, vision.Params{HandTuned: true})
+	}
+	if err != nil {
+		img.Close()
+		return nil, err
+	}
+	n := cal.Size
+	p := &Photo{Photo: ph, Cal: cal, Covered: make([]bool, n*n)}
+	if ph.Label.Size != 0 {
+		p.Labels = append([]observe.Stone(nil), ph.Label.Stones...)
+		p.Known = make([]bool, n*n)
+		for i := range p.Known {
+			p.Known[i] = true
+		}
+	} else {
+		var on float64
+		toGrid := func(x, y float64) (float64, float64) {
+			g := cal.ImageToGrid(calib.Point2{X: x, Y: y})
+			return g.X, g.Y
+		}
+		w, h := float64(img.Cols()), float64(img.Rows())
+		p.Labels, p.Known, on = evalset.BoxLabels(ph.Boxes, n, w, h, toGrid)
+		bs := evalset.BoxSpacing(ph.Boxes, w, h, toGrid)
+		if on < minOnGrid || len(ph.Boxes) < 5 || bs < minBoxSpacing || bs > maxBoxSpacing {
+			img.Close()
+			return nil, fmt.Errorf("%w: %.0f%% of %d boxes on a %dx%d grid, boxes %.2f spacings wide", ErrGrid, 100*on, len(ph.Boxes), n, n, bs)
+		}
+	}
+	for _, c := range ph.Covered {
+		if c[0] >= 0 && c[1] >= 0 && c[0] < n && c[1] < n {
+			k := c[1]*n + c[0]
+			p.Covered[k], p.Known[k] = true, false
+		}
+	}
+	p.Spacing = gridSpacing(cal)
+	if p.Spacing > maxSpacing {
+		f := maxSpacing / p.Spacing
+		small := gocv.NewMat()
+		gocv.Resize(img, &small, image.Pt(max(int(float64(img.Cols())*f), 16), max(int(float64(img.Rows())*f), 16)), 0, 0, gocv.InterpolationArea)
+		fx, fy := float64(small.Cols())/float64(img.Cols()), float64(small.Rows())/float64(img.Rows())
+		img.Close()
+		img = small
+		var q [4]calib.Point2
+		for i, c := range cal.Corners {
+			q[i] = calib.Point2{X: c.X * fx, Y: c.Y * fy}
+		}
+		nc, err := calib.FromCorners(img.Cols(), img.Rows(), n, q)
+		if err != nil {
+			img.Close()
+			return nil, err
+		}
+		nc.BlackSide, nc.Confidence = cal.BlackSide, cal.Confidence
+		p.Cal = nc
+		p.Spacing = gridSpacing(nc)
+	}
+	p.Img = img
+	return p, nil
+}
+
+// gridSpacing is the mean distance between neighbouring lines along the grid's four sides, in pixels.
+func gridSpacing(c calib.Calibration) float64 {
+	var sum float64
+	for i := 0; i < 4; i++ {
+		a, b := c.Corners[i], c.Corners[(i+1)%4]
+		sum += math.Hypot(a.X-b.X, a.Y-b.Y)
+	}
+	return sum / 4 / float64(c.Size-1)
+}
+
+// Pool holds every photo's training points: its known points as it is, and those of variants
+// randomly augmented copies of it (light, lens, noise, a smaller board, corners off). Each photo's
+// copies depend only on the seed and the photo, so every fold of an evaluation sees the same ones.
+type Pool struct {
+	sets map[*Photo]*stonenet.Set
+}
+
+// NewPool computes the training points of every photo (rendered boards are taken as drawn).
+func NewPool(photos []*Photo, variants int, seed uint64) (*Pool, error) {
+	pl := &Pool{sets: map[*Photo]*stonenet.Set{}}
+	for _, p := range photos {
+		set := &stonenet.Set{In: vision.NetInputs}
+		rng := rand.New(rand.NewPCG(seed, hashString(p.Rel)))
+		copies := variants
+		if p.Source == evalset.Renders {
+			// Renders are random already, and many: unchanged, so that the real photos (fewer,
+			// each seen under several augmentations) are not outweighed by drawn boards.
+			copies = 0
+		}
+		for v := 0; v <= copies; v++ {
+			a := Augmentation{Identity: true}
+			if v > 0 {
+				a = RandomAugmentation(rng)
+			}
+			img, cal, err := a.Apply(p.Img, p.Cal, p.Spacing, rng)
+			if err != nil {
+				continue // corners jittered out of the picture: one copy fewer
+			}
+			err = addPoints(set, img, cal, p)
+			img.Close()
+			if err != nil {
+				return nil, fmt.Errorf("readertrain: %s: %w", p.Rel, err)
+			}
+		}
+		pl.sets[p] = set
+	}
+	return pl, nil
+}
+
+// Set gathers the training points of the given photos.
+func (pl *Pool) Set(photos []*Photo) *stonenet.Set {
+	out := &stonenet.Set{In: vision.NetInputs}
+	for _, p := range photos {
+		if s := pl.sets[p]; s != nil {
+			out.Append(s)
+		}
+	}
+	return out
+}
+
+// hashString is FNV-1a, to derive a photo's own random stream from its name.
+func hashString(s string) uint64 {
+	h := uint64(14695981039346656037)
+	for i := 0; i < len(s); i++ {
+		h ^= uint64(s[i])
+		h *= 1099511628211
+	}
+	return h
+}
+
+func addPoints(set *stonenet.Set, img gocv.Mat, cal calib.Calibration, p *Photo) error {
+	r, err := vision.NewReader(cal, vision.Params{HandTuned: true})
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	in, err := r.Inputs(img)
+	if err != nil {
+		return err
+	}
+	for i, s := range p.Labels {
+		if !p.Known[i] || s > observe.White {
+			continue
+		}
+		set.Add(in[i*vision.NetInputs:(i+1)*vision.NetInputs], uint8(s))
+	}
+	return nil
+}
+
+// Options says how to train a reader.
+type Options struct {
+	Variants int // augmented copies of each photo
+	Seed     uint64
+	Train    stonenet.TrainOptions
+	// Dump, when set, is a directory where each held-out photo read with a mistake is drawn.
+	Dump string
+}
+
+// DefaultOptions are the settings the committed reader was trained with.
+func DefaultOptions() Options {
+	return Options{Variants: 3, Seed: 1, Train: stonenet.TrainOptions{Hidden: []int{32, 16}, Epochs: 6, Batch: 128,
+		LR: 0.003, WeightDecay: 1e-4, Seed: 1, Balance: true, Perms: vision.NetPermutations()}}
+}
+
+// Train trains a reader on the photos' points in the pool: one photo in eight (chosen by the
+// seed) is kept aside to fit the probabilities' temperature, the rest are trained on.
+func Train(pool *Pool, photos []*Photo, opt Options) (*stonenet.Net, error) {
+	var fit, held []*Photo
+	rng := rand.New(rand.NewPCG(opt.Seed, 5))
+	for _, p := range photos {
+		if rng.IntN(8) == 0 {
+			held = append(held, p)
+		} else {
+			fit = append(fit, p)
+		}
+	}
+	net, err := stonenet.Train(pool.Set(fit), opt.Train)
+	if err != nil {
+		return nil, err
+	}
+	net.FitTemperature(pool.Set(held))
+	return net, nil
+}
+
+// Result is how a reader did on a set of photos, read as the kiosk reads them.
+type Result struct {
+	Source        string
+	Boards, Exact int // photos read, and those with no point wrong
+	Points, Wrong int // known points scored, and those read wrong
+	Covered       int // points under a hand read `?` (right)
+	Worst         []string
+}
+
+// Accuracy returns the share of points read right.
+func (r Result) Accuracy() float64 {
+	if r.Points == 0 {
+		return 0
+	}
+	return 1 - float64(r.Wrong)/float64(r.Points)
+}
+
+// String is one line of the leave-one-source-out table.
+func (r Result) String() string {
+	return fmt.Sprintf("%-9s %3d boards, %3d exact (%5.1f%%), %5d/%6d points wrong, accuracy %.3f%%",
+		r.Source, r.Boards, r.Exact, 100*float64(r.Exact)/float64(max(r.Boards, 1)), r.Wrong, r.Points, 100*r.Accuracy())
+}
+
+// Evaluate reads every photo with a Reader of params and scores it against its labels: a `?`
+// is right only on a point under a hand; unknown points are not scored. With dump set, each
+// photo read with a mistake is drawn there (vision.Overlay, each wrong point crossed in white)
+// for a person to look at.
+func Evaluate(source string, photos []*Photo, params vision.Params, dump string) (Result, error) {
+	res := Result{Source: source}
+	type bad struct {
+		rel    string
+		wrong  int
+		detail string
+	}
+	var worst []bad
+	for _, p := range photos {
+		r, err := vision.NewReader(p.Cal, params)
+		if err != nil {
+			return res, err
+		}
+		rd, err := r.Read(p.Img)
+		r.Close()
+		if err != nil {
+			return res, fmt.Errorf("readertrain: %s: %w", p.Rel, err)
+		}
+		var wrongAt []int
+		wrong := 0
+		var diffs []string
+		n := p.Cal.Size
+		for i, want := range p.Labels {
+			got := rd.Stones[i]
+			if p.Covered[i] {
+				if got == observe.Obscured {
+					res.Covered++
+				}
+				continue
+			}
+			if !p.Known[i] {
+				continue
+			}
+			res.Points++
+			if got != want {
+				wrong++
+				wrongAt = append(wrongAt, i)
+				if len(diffs) < 6 {
+					diffs = append(diffs, fmt.Sprintf("r%dc%d %c->%c", i/n, i%n, want.Rune(), got.Rune()))
+				}
+			}
+		}
+		if dump != "" && wrong > 0 {
+			if err := dumpPhoto(dump, p, rd, wrongAt); err != nil {
+				return res, err
+			}
+		}
+		res.Boards++
+		res.Wrong += wrong
+		if wrong == 0 {
+			res.Exact++
+		} else {
+			worst = append(worst, bad{p.Rel, wrong, strings.Join(diffs, " ")})
+		}
+	}
+	sort.Slice(worst, func(i, j int) bool { return worst[i].wrong > worst[j].wrong })
+	for i, w := range worst {
+		if i == 5 {
+			break
+		}
+		res.Worst = append(res.Worst, fmt.Sprintf("%s: %d wrong: %s", w.rel, w.wrong, w.detail))
+	}
+	return res, nil
+}
+
+// Fold is one row of the leave-one-source-out table: a source, the learned reader trained
+// without it, and the hand-tuned reader, both scored on it.
+type Fold struct {
+	Learned, HandTuned Result
+}
+
+// BySource groups photos by their source.
+func BySource(photos []*Photo) map[string][]*Photo {
+	m := map[string][]*Photo{}
+	for _, p := range photos {
+		m[p.Source] = append(m[p.Source], p)
+	}
+	return m
+}
+
+// LeaveOneSourceOut trains a reader without each source in turn and scores it on that source.
+func LeaveOneSourceOut(pool *Pool, photos []*Photo, opt Options, log func(string)) ([]Fold, error) {
+	groups := BySource(photos)
+	var folds []Fold
+	for _, src := range evalset.Sources() {
+		test := groups[src]
+		if len(test) == 0 {
+			continue
+		}
+		var train []*Photo
+		for _, p := range photos {
+			if p.Source != src {
+				train = append(train, p)
+			}
+		}
+		net, err := Train(pool, train, opt)
+		if err != nil {
+			return nil, err
+		}
+		l, err := Evaluate(src, test, vision.Params{Net: net}, opt.Dump)
+		if err != nil {
+			return nil, err
+		}
+		h, err := Evaluate(src, test, vision.Params{HandTuned: true}, "")
+		if err != nil {
+			return nil, err
+		}
+		if log != nil {
+			log(fmt.Sprintf("held out %s: learned %s | hand-tuned %.3f%%, %d exact (T=%.2f)", src, l, 100*h.Accuracy(), h.Exact, net.Temp))
+			for _, w := range l.Worst {
+				log("    " + w)
+			}
+		}
+		folds = append(folds, Fold{Learned: l, HandTuned: h})
+	}
+	return folds, nil
+}
+
+// dumpPhoto draws a photo's reading with its wrong points crossed in white.
+func dumpPhoto(dir string, p *Photo, rd vision.Reading, wrongAt []int) error {
+	ov := vision.Overlay(p.Img, p.Cal, rd)
+	defer ov.Close()
+	n := p.Cal.Size
+	d := max(2, int(p.Spacing/3))
+	for _, i := range wrongAt {
+		q := p.Cal.IntersectionPixel(i%n, i/n)
+		c := image.Pt(int(q.X), int(q.Y))
+		gocv.Line(&ov, c.Add(image.Pt(-d, -d)), c.Add(image.Pt(d, d)), color.RGBA{255, 255, 255, 255}, 2)
+		gocv.Line(&ov, c.Add(image.Pt(-d, d)), c.Add(image.Pt(d, -d)), color.RGBA{255, 255, 255, 255}, 2)
+	}
+	name := strings.NewReplacer("/", "_").Replace(p.Rel)
+	return imagefile.SavePNG(filepath.Join(dir, strings.TrimSuffix(name, filepath.Ext(name))+".png"), ov)
+}

@@ -1,0 +1,157 @@
+package stonenet
+
+import (
+	"bytes"
+	"errors"
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// clusters makes n points of three noisy classes in dim dimensions: class c has its mean at
+// +2 on feature c and an XOR-like twist on the last two features, so a linear model is not enough.
+func clusters(n, dim int, seed uint64) *Set {
+	rng := rand.New(rand.NewPCG(seed, 1))
+	s := &Set{In: dim}
+	x := make([]float32, dim)
+	for i := 0; i < n; i++ {
+		c := uint8(rng.IntN(Classes))
+		for k := range x {
+			x[k] = float32(rng.NormFloat64() * 0.6)
+		}
+		x[c] += 2
+		sign := float32(1)
+		if rng.IntN(2) == 0 {
+			sign = -1
+		}
+		x[dim-2], x[dim-1] = sign*float32(1+c), sign*float32(1+c)
+		s.Add(x, c)
+	}
+	return s
+}
+
+func TestTrainLearnsAndCalibrates(t *testing.T) {
+	train, test := clusters(6000, 6, 1), clusters(2000, 6, 2)
+	var losses []float64
+	net, err := Train(train, TrainOptions{Hidden: []int{16, 8}, Epochs: 8, Batch: 64, LR: 0.01, Seed: 7,
+		Balance: true, Log: func(_ int, l float64) { losses = append(losses, l) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if losses[len(losses)-1] >= losses[0] {
+		t.Errorf("loss did not fall: %v", losses)
+	}
+	before := net.Evaluate(test)
+	net.FitTemperature(clusters(2000, 6, 3))
+	after := net.Evaluate(test)
+	t.Logf("accuracy %.4f, NLL %.4f -> %.4f at temperature %.2f", after.Accuracy(), before.NLL, after.NLL, net.Temp)
+	if after.Accuracy() < 0.95 {
+		t.Errorf("accuracy %.4f on separable clusters", after.Accuracy())
+	}
+	if after.NLL > before.NLL*1.02 {
+		t.Errorf("fitting the temperature made the held-out NLL worse: %.4f -> %.4f", before.NLL, after.NLL)
+	}
+	if before.Wrong != after.Wrong {
+		t.Errorf("a temperature must not change any decision: %d -> %d wrong", before.Wrong, after.Wrong)
+	}
+}
+
+func TestPermutationsAreApplied(t *testing.T) {
+	// The class is told only by feature 0; a permutation that swaps features 0 and 1 on half the
+	// steps makes feature 1 as informative to the network, so a point with the signal on
+	// feature 1 alone is classified by it too.
+	rng := rand.New(rand.NewPCG(3, 3))
+	s := &Set{In: 3}
+	for i := 0; i < 4000; i++ {
+		c := uint8(rng.IntN(2)) + 1
+		v := float32(-2)
+		if c == 2 {
+			v = 2
+		}
+		s.Add([]float32{v + float32(rng.NormFloat64()*0.3), 0, float32(rng.NormFloat64())}, c)
+	}
+	net, err := Train(s, TrainOptions{Hidden: []int{8}, Epochs: 6, Batch: 32, LR: 0.01, Seed: 1, Perms: [][]int{{0, 1, 2}, {1, 0, 2}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf Buffers
+	if p := net.Forward([]float32{0, 2, 0}, &buf); p[2] < 0.8 {
+		t.Errorf("signal on the permuted feature: p(white) %.3f", p[2])
+	}
+}
+
+func TestMarshalRoundTrip(t *testing.T) {
+	net, err := Train(clusters(500, 6, 4), TrainOptions{Hidden: []int{5}, Epochs: 2, Batch: 16, LR: 0.01, Seed: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	net.Temp = 1.7
+	raw, err := net.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back Net
+	if err := back.UnmarshalBinary(raw); err != nil {
+		t.Fatal(err)
+	}
+	var b1, b2 Buffers
+	x := []float32{0.3, -1, 2, 0.5, 0, 1}
+	if a, b := net.Forward(x, &b1), back.Forward(x, &b2); a != b {
+		t.Errorf("round trip changed the output: %v vs %v", a, b)
+	}
+	for _, tc := range []struct {
+		name string
+		data []byte
+	}{
+		{"empty", nil},
+		{"bad magic", append([]byte("XXXXXXXX"), raw[8:]...)},
+		{"truncated", raw[:len(raw)-3]},
+		{"trailing", append(append([]byte(nil), raw...), 0)},
+		{"huge width", func() []byte { b := bytes.Clone(raw); b[8], b[9], b[10], b[11] = 0xff, 0xff, 0xff, 0x7f; return b }()},
+	} {
+		var n Net
+		if err := n.UnmarshalBinary(tc.data); !errors.Is(err, ErrFormat) {
+			t.Errorf("%s: err %v, want ErrFormat", tc.name, err)
+		}
+	}
+}
+
+func TestTrainRejectsBadSets(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		set  *Set
+		opt  TrainOptions
+	}{
+		{"empty", &Set{In: 2}, TrainOptions{Epochs: 1}},
+		{"ragged", &Set{In: 2, X: []float32{1}, Y: []uint8{0}}, TrainOptions{Epochs: 1}},
+		{"bad class", &Set{In: 1, X: []float32{1}, Y: []uint8{5}}, TrainOptions{Epochs: 1}},
+		{"bad permutation", &Set{In: 2, X: []float32{1, 2}, Y: []uint8{0}}, TrainOptions{Epochs: 1, Perms: [][]int{{0}}}},
+	} {
+		if _, err := Train(tc.set, tc.opt); err == nil {
+			t.Errorf("%s: no error", tc.name)
+		}
+	}
+}
+
+func FuzzUnmarshal(f *testing.F) {
+	net, _ := Train(clusters(100, 6, 5), TrainOptions{Hidden: []int{4}, Epochs: 1, Batch: 8, LR: 0.01})
+	raw, _ := net.MarshalBinary()
+	f.Add(raw)
+	f.Add([]byte("TGSNET01"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var n Net
+		if err := n.UnmarshalBinary(data); err != nil {
+			return
+		}
+		x := make([]float32, n.Inputs())
+		var buf Buffers
+		p := n.Forward(x, &buf)
+		var sum float32
+		for _, v := range p {
+			sum += v
+		}
+		if math.Abs(float64(sum)-1) > 1e-3 && !math.IsNaN(float64(sum)) {
+			t.Fatalf("probabilities sum to %v", sum)
+		}
+	})
+}
