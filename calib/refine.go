@@ -71,7 +71,7 @@ func (g gridFit) confidence(lines *plane, gray *grayPlane, cap float32, trace tr
 	}
 	// The stubs as most lines show them, not their mean: stones on an edge line put their rims
 	// into the gap beyond it, on the lines they sit on only.
-	outStubs := r.gapStubsQuantile(g.cols, g.rows, 1, 0.3)
+	outStubs := r.gapStubsQuantile(g.cols, g.rows, 1, 0.5)
 	worst := 0.0
 	for k := range beyond {
 		worst = max(worst, min(beyond[k], outStubs[k])/g.on)
