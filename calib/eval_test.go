@@ -19,8 +19,8 @@ import (
 // where "no board" is the right answer) and checks every found grid against the labelled stone
 // boxes: each stone centre must lie near an intersection. By default it runs the valid and test
 // splits (32 photos); CALIB_EVAL=1 runs all 264. It fails when more than a tenth of the found
-// grids are wrong (a confident wrong grid is the failure that matters) or when fewer than a
-// quarter of the photos yield a board.
+// grids are wrong (a confident wrong grid is the failure that matters) or when fewer than two
+// thirds of the photos yield a board (27 of 32 and 190 of 264 do; a quarter before issue 14).
 func TestEvalRoboflow(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: skips the roboflow evaluation")
@@ -69,7 +69,7 @@ func TestEvalRoboflow(t *testing.T) {
 	if wrong > found/10 {
 		t.Errorf("%d of %d found grids put stones off the intersections", wrong, found)
 	}
-	if found < len(files)/4 {
+	if found < len(files)*2/3 {
 		t.Errorf("found a board in only %d of %d photos", found, len(files))
 	}
 }

@@ -51,7 +51,7 @@ func Find(img gocv.Mat, opts FindOptions) (Calibration, error) {
 	// missing fit) a wider line filter, which sees the lines of a blurred frame, and last light
 	// lines.
 	c, err := findPolarity(img, opts, false, false)
-	if err == nil && c.Confidence >= DefaultMinConfidence || err != nil && !errors.Is(err, ErrNoBoard) {
+	if (err == nil && c.Confidence >= DefaultMinConfidence) || (err != nil && !errors.Is(err, ErrNoBoard)) {
 		return c, err
 	}
 	c2, err2 := findPolarity(img, opts, false, true)

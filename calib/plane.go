@@ -71,9 +71,9 @@ func planeFromMat(m gocv.Mat) (plane, error) {
 // workImage is a frame prepared for grid finding: downscaled and turned into a map of thin dark
 // lines (a morphological black-hat), which is what grid lines are on every board we know of.
 type workImage struct {
-	sx, sy float64 // work pixels per original pixel (<= 1), horizontally and vertically
-	lines  plane   // black-hat response, lightly blurred, in work pixels
-	gray   grayPlane
+	sx, sy float64   // work pixels per original pixel (<= 1), horizontally and vertically
+	lines  plane     // black-hat response, lightly blurred, in work pixels
+	gray   grayPlane // the grey work image, for reading stones (finding only; empty for drift checks)
 	segs   []segment
 	trace  tracer // developer tracing; nil in production
 }

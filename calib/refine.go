@@ -13,7 +13,7 @@ type gridFit struct {
 	on, off    float64 // mean line evidence on the grid lines and between them
 	out        float64 // mean line evidence one spacing beyond the edge lines (a board has none)
 	lattice    float64 // score of the lattice fit in the rectified canvas
-	conf       float64 // confidence, once computed
+	conf       float64 // confidence (see confidence), once fitPair has computed it
 }
 
 // score ranks fits: strong lines on the lattice, weak between and beyond it.
