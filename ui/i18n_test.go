@@ -226,3 +226,25 @@ func TestVerdictPhrasesTranslated(t *testing.T) {
 		t.Errorf("a verdict without phrases shows %q", got)
 	}
 }
+
+// A board-differs verdict that says why the referee cannot decide (two moves too close, part of
+// the board unseen) shows that sentence, translated, instead of the generic "put the board back".
+func TestBoardDiffersSaysWhy(t *testing.T) {
+	newTestApp(t)
+	t.Cleanup(func() { _ = SetLanguage("en") })
+	v := referee.Verdict{Kind: referee.VerdictBoardDiffers, Color: engine.Black, Points: []engine.Point{{X: 2, Y: 2}},
+		Says: []referee.Phrase{{Text: "The board does not show clearly which move was played. {{.Color}}, check the stones at {{.Points}} and press your clock again.",
+			Args: map[string]string{"Color": "Black", "Points": "C7, D7"}}}}
+	for _, lang := range []string{"en", "pl", "cs", "ru", "bg"} {
+		if err := SetLanguage(lang); err != nil {
+			t.Fatal(err)
+		}
+		got := bannerView(referee.State{Size: 9, Banner: v}, Conditions{}).Text
+		if !strings.Contains(got, "C7, D7") || strings.Contains(got, "Put the board back") {
+			t.Errorf("%s: banner %q does not say why", lang, got)
+		}
+		if lang != "en" && strings.Contains(got, "does not show clearly") {
+			t.Errorf("%s: banner %q is still English", lang, got)
+		}
+	}
+}

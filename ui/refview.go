@@ -104,8 +104,13 @@ func bannerView(st referee.State, cond Conditions) BannerView {
 		return BannerView{Kind: BannerRemove, Title: tr("Remove the captured stones"),
 			Text: tr("Take the stones off at {{.Points}}. The move counts once they are off the board.", "Points", points(size, b.Points))}
 	case referee.VerdictBoardDiffers:
-		return BannerView{Kind: BannerDiffers, Title: tr("The board differs from the game"),
-			Text: tr("Put the board back as the game has it at {{.Points}}, then press the clock again.", "Points", points(size, b.Points))}
+		text := tr("Put the board back as the game has it at {{.Points}}, then press the clock again.", "Points", points(size, b.Points))
+		if len(b.Says) > 0 {
+			// The referee says why it cannot decide (part of the board unseen, two moves too
+			// close to tell apart): its own sentence, translated.
+			text = saidText(b, "")
+		}
+		return BannerView{Kind: BannerDiffers, Title: tr("The board differs from the game"), Text: text}
 	case referee.VerdictNoChange:
 		return BannerView{Kind: BannerDiffers, Title: tr("No new stone on the board"),
 			Text: tr("{{.Color}}, place your stone and press your clock again, or press pass.", "Color", colourName(b.Color))}

@@ -18,14 +18,15 @@ import (
 // looFloors are the least per-point accuracy the learned reader must reach on each source when
 // trained without it (with the test's smaller training budget: fewer augmented copies and epochs
 // than `scripts/train-reader`, whose figures the README shows). They sit just under what was
-// measured, so a change that makes the reader generalize worse fails here.
+// measured (imago 100/99.95/99.98%, gomrade 99.72%, Roboflow 98.03%, 60 renders 99.31%), so a
+// change that makes the reader generalize worse fails here.
 var looFloors = map[string]float64{
 	evalset.ImagoT1:  0.999,
 	evalset.ImagoT2:  0.998,
 	evalset.ImagoT3:  0.998,
-	evalset.Gomrade:  0.99,
-	evalset.Roboflow: 0.96,
-	evalset.Renders:  0.97,
+	evalset.Gomrade:  0.994,
+	evalset.Roboflow: 0.975,
+	evalset.Renders:  0.985,
 }
 
 // TestLeaveOneSourceOut trains the learned reader without each source in turn and reads that
@@ -54,7 +55,7 @@ func TestLeaveOneSourceOut(t *testing.T) {
 	}()
 	t.Logf("%d photos prepared, %d skipped (box-labelled photos whose board is not found or whose boxes miss the grid)", len(prepared), len(skipped))
 	for _, s := range skipped {
-		if s.Reason != nil && filepath.Dir(filepath.Dir(s.Rel)) != "roboflow-stone-detection" && !isRoboflow(s.Rel) {
+		if !strings.HasPrefix(s.Rel, "roboflow-stone-detection/") {
 			t.Errorf("a photo labelled per point was skipped: %s: %v", s.Rel, s.Reason)
 		}
 	}
@@ -77,10 +78,6 @@ func TestLeaveOneSourceOut(t *testing.T) {
 			t.Errorf("held-out %s: %.3f%% of points right, below the floor %.2f%%", l.Source, 100*l.Accuracy(), 100*floor)
 		}
 	}
-}
-
-func isRoboflow(rel string) bool {
-	return len(rel) > len("roboflow-stone-detection") && rel[:len("roboflow-stone-detection")] == "roboflow-stone-detection"
 }
 
 // writeRenders draws n random scenes into dir as cmd/render-boards does (PNG and JSON sidecar).
