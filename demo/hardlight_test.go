@@ -105,23 +105,7 @@ func TestHardLightGameThroughVision(t *testing.T) {
 	}
 	s := hardLightGame(t, hardGameMoves)
 	const w, h = 640, 480
-	r, err := demo.NewLookRenderer(hardLook(3), s.Size)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := r.Corners(w, h)
-	var corners [4]calib.Point2
-	for i := range c {
-		corners[i] = calib.Point2{X: c[i][0], Y: c[i][1]}
-	}
-	cal, err := calib.FromCorners(w, h, s.Size, corners)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rd, err := vision.NewReader(cal, vision.Params{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	r, cal, rd := hardLightReader(t, s.Size, w, h)
 	defer rd.Close()
 
 	t0 := time.Date(2026, 11, 24, 10, 0, 0, 0, time.UTC)
@@ -265,23 +249,7 @@ func TestHardLightMovesOneByOne(t *testing.T) {
 	}
 	s := hardLightGame(t, hardGameMoves)
 	const w, h = 640, 480
-	r, err := demo.NewLookRenderer(hardLook(3), s.Size)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := r.Corners(w, h)
-	var corners [4]calib.Point2
-	for i := range c {
-		corners[i] = calib.Point2{X: c[i][0], Y: c[i][1]}
-	}
-	cal, err := calib.FromCorners(w, h, s.Size, corners)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rd, err := vision.NewReader(cal, vision.Params{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	r, cal, rd := hardLightReader(t, s.Size, w, h)
 	defer rd.Close()
 	rules, err := engine.Preset("japanese")
 	if err != nil {
@@ -360,4 +328,28 @@ func stonesOn(b []engine.Color) int {
 		}
 	}
 	return n
+}
+
+// hardLightReader returns the hard-light renderer for a board of size and a vision reader
+// calibrated on its true corners in w x h frames.
+func hardLightReader(t *testing.T, size, w, h int) (*demo.LookRenderer, calib.Calibration, *vision.Reader) {
+	t.Helper()
+	r, err := demo.NewLookRenderer(hardLook(3), size)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := r.Corners(w, h)
+	var corners [4]calib.Point2
+	for i := range c {
+		corners[i] = calib.Point2{X: c[i][0], Y: c[i][1]}
+	}
+	cal, err := calib.FromCorners(w, h, size, corners)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rd, err := vision.NewReader(cal, vision.Params{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r, cal, rd
 }
