@@ -786,7 +786,8 @@ func TestAugmentedRobustness(t *testing.T) {
 	// Floors, set just under what the finder reaches in the default run (found share per
 	// source); a drop is a regression. A wrong grid the finder is sure of (confidence of at
 	// least DefaultMinConfidence) is never allowed on the labelled sources; Roboflow's check
-	// (stone boxes on intersections) is looser, so one such grid is let pass there. Frames
+	// (stone boxes on intersections) is looser, so one such grid in a hundred is let pass there
+	// (and any wrong grid in forty: the default run has one, at 82 of 103 stones on). Frames
 	// whose grid is cut by the picture's edge must all be refused.
 	floors := map[string]float64{"gomrade": 0.85, "imago-t1": 0.88, "imago-t2": 0.95, "imago-t3": 0.96, "roboflow": 0.8}
 	if stride != 4 || reps != 1 || only != "" || kindsOnly != "" {
@@ -799,7 +800,7 @@ func TestAugmentedRobustness(t *testing.T) {
 		}
 		allowed, allowedAny := 0, 1
 		if s == "roboflow" {
-			allowed, allowedAny = 1, 2
+			allowed, allowedAny = max(1, a.n/100), max(2, a.n/40)
 		}
 		if a.sureWrong > allowed || a.wrong > allowedAny {
 			t.Errorf("%s: %d variants found with a wrong grid, %d of them with confidence >= %.1f", s, a.wrong, a.sureWrong, DefaultMinConfidence)
