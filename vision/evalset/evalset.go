@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"image"
 	"image/png"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -204,8 +205,15 @@ func readBoxes(path string) ([]Box, error) {
 		return nil, fmt.Errorf("evalset: %w", err)
 	}
 	defer f.Close()
+	return ParseBoxes(f, path)
+}
+
+// ParseBoxes reads YOLO box labels (one "class cx cy w h" line per stone, class 0 black and 1
+// white, the rest fractions of the image); name is used in errors.
+func ParseBoxes(r io.Reader, name string) ([]Box, error) {
+	path := name
 	var out []Box
-	sc := bufio.NewScanner(f)
+	sc := bufio.NewScanner(r)
 	for n := 1; sc.Scan(); n++ {
 		fs := strings.Fields(sc.Text())
 		if len(fs) == 0 {
@@ -219,7 +227,7 @@ func readBoxes(path string) ([]Box, error) {
 		y, err3 := strconv.ParseFloat(fs[2], 64)
 		w, err4 := strconv.ParseFloat(fs[3], 64)
 		h, err5 := strconv.ParseFloat(fs[4], 64)
-		if err := errors.Join(err1, err2, err3, err4, err5); err != nil || cls < 0 || cls > 1 {
+		if err := errors.Join(err1, err2, err3, err4, err5); err != nil || cls < 0 || cls > 1 || !fraction(x) || !fraction(y) || !fraction(w) || !fraction(h) {
 			return nil, fmt.Errorf("evalset: %s:%d: bad box %q", path, n, sc.Text())
 		}
 		s := observe.Black
@@ -233,6 +241,9 @@ func readBoxes(path string) ([]Box, error) {
 	}
 	return out, nil
 }
+
+// fraction reports whether v is a finite number in 0..1.
+func fraction(v float64) bool { return v >= 0 && v <= 1 }
 
 // BoxTolerance is how far (in grid spacings) a box centre may lie from an intersection and still
 // label it; a box further off than BoxAmbiguous from every intersection makes its nearest points unknown.
