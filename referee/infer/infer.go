@@ -28,6 +28,7 @@
 package infer
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
@@ -347,15 +348,7 @@ func RankSince(g *engine.Game, c engine.Color, o observe.Observation, prevs ...o
 // finish sorts the candidates and works out the runner-up, the margin, the misfits and the unseen
 // points.
 func finish(sc *Scorer, size int, board []engine.Color, cands []Candidate) Ranking {
-	slices.SortStableFunc(cands, func(a, b Candidate) int {
-		switch {
-		case a.LogLik > b.LogLik:
-			return -1
-		case a.LogLik < b.LogLik:
-			return 1
-		}
-		return 0
-	})
+	slices.SortStableFunc(cands, func(a, b Candidate) int { return cmp.Compare(b.LogLik, a.LogLik) }) // likeliest first
 	r := Ranking{Candidates: cands, Margin: math.Inf(1)}
 	if len(cands) == 0 {
 		return r

@@ -1,6 +1,7 @@
 package infer
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
@@ -118,15 +119,7 @@ func RankSequence(g *engine.Game, steps []engine.Move, o observe.Observation, pr
 	if len(all) == 0 {
 		return r, nil
 	}
-	slices.SortStableFunc(all, func(a, b Sequence) int {
-		switch {
-		case a.LogLik > b.LogLik:
-			return -1
-		case a.LogLik < b.LogLik:
-			return 1
-		}
-		return 0
-	})
+	slices.SortStableFunc(all, func(a, b Sequence) int { return cmp.Compare(b.LogLik, a.LogLik) }) // likeliest first
 	r.Best, r.Margin = all[0], math.Inf(1)
 	if len(all) > 1 {
 		r.RunnerUp = all[1]
