@@ -63,18 +63,18 @@ func NewReader(cal calib.Calibration, p Params) (*Reader, error) {
 	}
 	samp := newSampler(g)
 	samp.markOutside(m, cal.ImageWidth, cal.ImageHeight)
-	net := p.Net
-	if net == nil && !p.HandTuned {
-		var err error
-		if net, err = DefaultNet(); err != nil {
-			return nil, err
+	var net *stonenet.Net
+	if !p.HandTuned {
+		net = p.Net
+		if net == nil {
+			var err error
+			if net, err = DefaultNet(); err != nil {
+				return nil, err
+			}
 		}
-	}
-	if net != nil && net.Inputs() != netInputs {
-		return nil, fmt.Errorf("vision: the learned reader takes %d inputs, the features are %d", net.Inputs(), netInputs)
-	}
-	if p.HandTuned {
-		net = nil
+		if net.Inputs() != netInputs {
+			return nil, fmt.Errorf("vision: the learned reader takes %d inputs, the features are %d", net.Inputs(), netInputs)
+		}
 	}
 	return &Reader{
 		net:    net,
