@@ -43,22 +43,7 @@ func (r *Renderer) handShape(l *layer, hd Hand) (parts [handParts]capsule, sx, s
 // radius (radius 0 when nothing is held).
 func handCapsules(tx, ty, sp, frameH float64, hd Hand) (parts [handParts]capsule, sx, sy, sr float64) {
 	// The arm enters from the player's side, a little to the right (a right-handed player).
-	var ex, ey float64
-	if hd.Player == White {
-		ex, ey = tx-1.5*sp, -6*sp
-	} else {
-		ex, ey = tx+1.5*sp, frameH+6*sp
-	}
-	reach := clamp01(hd.Reach)
-	// Fingertips.
-	fx, fy := ex+(tx-ex)*reach, ey+(ty-ey)*reach
-	dx, dy := tx-ex, ty-ey
-	dl := math.Hypot(dx, dy)
-	if dl == 0 {
-		dl = 1
-	}
-	dx, dy = dx/dl, dy/dl // pointing direction
-	px, py := -dy, dx     // across the hand
+	fx, fy, dx, dy, px, py := handAxes(tx, ty, frameH, 1.5*sp, 6*sp, hd)
 	palmX, palmY := fx-dx*1.9*sp, fy-dy*1.9*sp
 	wristX, wristY := fx-dx*3.0*sp, fy-dy*3.0*sp
 	parts = [handParts]capsule{
@@ -147,21 +132,8 @@ func (r *Renderer) drawHand(l *layer, buf []uint8, hd Hand) {
 // little fingers curled, the thumb meeting the index under the held stone. It returns the capsules in
 // picture pixels and the held stone's centre (its radius is the caller's).
 func photoHandCapsules(tx, ty, sp, frameH float64, hd Hand) (parts []capsule, sx, sy float64) {
-	var ex, ey float64
-	if hd.Player == White {
-		ex, ey = tx-2.5*sp, -14*sp
-	} else {
-		ex, ey = tx+2.5*sp, frameH+14*sp
-	}
-	reach := clamp01(hd.Reach)
-	fx, fy := ex+(tx-ex)*reach, ey+(ty-ey)*reach
-	dx, dy := tx-ex, ty-ey
-	dl := math.Hypot(dx, dy)
-	if dl == 0 {
-		dl = 1
-	}
-	dx, dy = dx/dl, dy/dl // along the fingers
-	px, py := -dy, dx     // across the hand; the thumb is on the -p side
+	// The thumb is on the -p side.
+	fx, fy, dx, dy, px, py := handAxes(tx, ty, frameH, 2.5*sp, 14*sp, hd)
 	at := func(along, across float64) (float64, float64) {
 		return fx + dx*along*sp + px*across*sp, fy + dy*along*sp + py*across*sp
 	}
@@ -188,4 +160,24 @@ func photoHandCapsules(tx, ty, sp, frameH float64, hd Hand) (parts []capsule, sx
 	}
 	sx, sy = at(0.15, -0.55)
 	return parts, sx, sy
+}
+
+// handAxes places a hand reaching toward (tx,ty): its arm enters from the player's edge of a
+// picture of height frameH, aside pixels to the right of the target (a right-handed player) and
+// beyond pixels outside the picture. It returns the fingertips at the hand's reach, the unit
+// direction along the fingers (dx,dy) and across the hand (px,py).
+func handAxes(tx, ty, frameH, aside, beyond float64, hd Hand) (fx, fy, dx, dy, px, py float64) {
+	ex, ey := tx+aside, frameH+beyond
+	if hd.Player == White {
+		ex, ey = tx-aside, -beyond
+	}
+	reach := clamp01(hd.Reach)
+	fx, fy = ex+(tx-ex)*reach, ey+(ty-ey)*reach
+	dx, dy = tx-ex, ty-ey
+	dl := math.Hypot(dx, dy)
+	if dl == 0 {
+		dl = 1
+	}
+	dx, dy = dx/dl, dy/dl
+	return fx, fy, dx, dy, -dy, dx
 }

@@ -179,7 +179,7 @@ func TestHardLightGameThroughVision(t *testing.T) {
 			if a.Kind != demo.PressButton {
 				continue
 			}
-			b := map[demo.Button]clock.Button{demo.BlackClock: clock.BlackClock, demo.WhiteClock: clock.WhiteClock, demo.PassButton: clock.PassButton}[a.Button]
+			b := a.Button.ClockButton()
 			if err := tab.Press(clock.Press{Button: b, At: now}); err != nil {
 				t.Fatalf("%s: %v", a.Note, err)
 			}

@@ -297,19 +297,9 @@ func BenchmarkRenderSample(b *testing.B) {
 // BenchmarkLookFrame is a frame of a game under one look with a moving hand at 960x720: the stones
 // and hand drawn again and the camera applied, the static picture reused.
 func BenchmarkLookFrame(b *testing.B) {
-	r, _ := NewLookRenderer(HardLook(1), 19)
-	img := image.NewRGBA(image.Rect(0, 0, 960, 720))
-	sc := Scene{Size: 19, Stones: RandomPosition(1, 19, 0.4), Hand: &Hand{Player: Black, Col: 9, Row: 9, Reach: 1, Holding: true}}
-	if err := r.RenderInto(img, sc); err != nil {
+	r, err := NewLookRenderer(HardLook(1), 19)
+	if err != nil {
 		b.Fatal(err)
 	}
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		sc.Frame = uint64(i)
-		sc.Hand.Reach = 0.5 + float64(i%10)/20
-		if err := r.RenderInto(img, sc); err != nil {
-			b.Fatal(err)
-		}
-	}
+	benchHandFrames(b, r, 960, 720, Scene{Size: 19, Stones: RandomPosition(1, 19, 0.4), Hand: &Hand{Player: Black, Col: 9, Row: 9, Reach: 1, Holding: true}})
 }

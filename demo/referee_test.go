@@ -88,7 +88,7 @@ func runRefereed(t *testing.T, s *demo.Script, step time.Duration, sight func(de
 			var err error
 			switch a.Kind {
 			case demo.PressButton:
-				b := map[demo.Button]clock.Button{demo.BlackClock: clock.BlackClock, demo.WhiteClock: clock.WhiteClock, demo.PassButton: clock.PassButton}[a.Button]
+				b := a.Button.ClockButton()
 				err = tab.Press(clock.Press{Button: b, At: now})
 			case demo.ToggleDead:
 				err = tab.ToggleDead(a.Point, now)

@@ -251,8 +251,15 @@ func TestRenderBGRIsRenderIntoInOpenCVOrder(t *testing.T) {
 // The layer is built before the timer starts: this is the steady state of a running demo.
 func BenchmarkRender640x480(b *testing.B) {
 	r := NewRenderer(1)
-	img := image.NewRGBA(image.Rect(0, 0, demoW, demoH))
-	sc := Scene{Size: 9, Stones: testStones(9), Hand: &Hand{Player: Black, Col: 4, Row: 4, Reach: 1, Holding: true}}
+	benchHandFrames(b, r, demoW, demoH, Scene{Size: 9, Stones: testStones(9), Hand: &Hand{Player: Black, Col: 4, Row: 4, Reach: 1, Holding: true}})
+}
+
+// benchHandFrames times frames of sc at w x h with its hand moving, after one untimed frame (the
+// static layer built): what a renderer costs per frame while a player reaches over the board.
+func benchHandFrames(b *testing.B, r interface {
+	RenderInto(*image.RGBA, Scene) error
+}, w, h int, sc Scene) {
+	img := image.NewRGBA(image.Rect(0, 0, w, h))
 	if err := r.RenderInto(img, sc); err != nil {
 		b.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"time"
 
+	"tengen/clock"
 	"tengen/engine"
 	"tengen/engine/sgf"
 )
@@ -42,6 +43,17 @@ func (b Button) String() string {
 		return "pass"
 	}
 	return fmt.Sprintf("button(%d)", int(b))
+}
+
+// ClockButton returns the kiosk's button that b stands for.
+func (b Button) ClockButton() clock.Button {
+	switch b {
+	case WhiteClock:
+		return clock.WhiteClock
+	case PassButton:
+		return clock.PassButton
+	}
+	return clock.BlackClock
 }
 
 // ActionKind says what an Action does.

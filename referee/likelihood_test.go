@@ -26,13 +26,7 @@ func (h *harness) probsObservation(odd map[string]observe.Probs) observe.Observa
 		q := h.pt(v)
 		i := q.Y*h.size + q.X
 		o.Probs[i] = p
-		best := observe.Empty
-		for k := range p {
-			if p[k] > p[best] {
-				best = observe.Stone(k)
-			}
-		}
-		o.Stones[i] = best
+		o.Stones[i] = p.Likeliest()
 	}
 	return o
 }

@@ -251,14 +251,9 @@ func (r *Reader) classifyNet(pix []byte) {
 	r.samp.netInput(pix, r.feats, r.inputs, &r.ctxBuf)
 	for i := range r.stones {
 		p := r.net.Forward(r.inputs[i*netInputs:(i+1)*netInputs], &r.netBuf)
-		best := 0
-		for c := 1; c < stonenet.Classes; c++ {
-			if p[c] > p[best] {
-				best = c
-			}
-		}
-		r.stones[i], r.conf[i] = observe.Stone(best), p[best]
 		r.probs[i] = observe.Probs{p[0], p[1], p[2], 0}
+		best := r.probs[i].Likeliest()
+		r.stones[i], r.conf[i] = best, r.probs[i][best]
 	}
 	// Points that look like neither board nor stone, in groups (a hand, a sleeve), are Obscured,
 	// unless the network is sure of them: a dark board with faint lines looks "odd" all over.

@@ -292,15 +292,7 @@ func demoSession(cfg *replay.Config, labels bool) (func(), error) {
 		ra := replay.Action{Line: i + 1, Frame: -1, At: a.At}
 		switch a.Kind {
 		case demo.PressButton:
-			ra.Kind = replay.Press
-			switch a.Button {
-			case demo.BlackClock:
-				ra.Button = 1
-			case demo.WhiteClock:
-				ra.Button = 2
-			case demo.PassButton:
-				ra.Button = 3
-			}
+			ra.Kind, ra.Button = replay.Press, a.Button.ClockButton()
 		case demo.ToggleDead:
 			ra.Kind, ra.Point = replay.Dead, a.Point.GTP(s.Size)
 		default:

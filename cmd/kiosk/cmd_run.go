@@ -571,14 +571,7 @@ func (k *kiosk) playDemo(ctx context.Context, start time.Time) {
 		k.log.Info("demo", "at", a.At.Round(100*time.Millisecond), "action", a.Note)
 		switch a.Kind {
 		case demo.PressButton:
-			b := clock.BlackClock
-			switch a.Button {
-			case demo.WhiteClock:
-				b = clock.WhiteClock
-			case demo.PassButton:
-				b = clock.PassButton
-			}
-			k.press(clock.NewPress(b, time.Now()))
+			k.press(clock.NewPress(a.Button.ClockButton(), time.Now()))
 		case demo.ToggleDead:
 			k.logErr("demo toggle dead", k.tab.ToggleDead(a.Point, time.Now()))
 		}

@@ -68,13 +68,7 @@ func reading(t testing.TB, rows string, odd map[string]observe.Probs) observe.Ob
 		}
 		i := q.Y*o.Size + q.X
 		o.Probs[i] = p
-		best := observe.Empty
-		for k := range p {
-			if p[k] > p[best] {
-				best = observe.Stone(k)
-			}
-		}
-		o.Stones[i] = best
+		o.Stones[i] = p.Likeliest()
 	}
 	return o
 }

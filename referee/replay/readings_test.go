@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
@@ -122,22 +121,12 @@ func TestVisionReadingsReplay(t *testing.T) {
 			dir := shareddata.Path(t, tc.dir...)
 			s := loadScript(t, tc.script)
 			_, obs := loadReadings(t, tc.readings)
-			var out strings.Builder
-			res, err := Run(context.Background(), Config{Script: s, Observe: readingObserver(obs), Cache: true,
-				JournalDir: t.TempDir(), Stdout: &out, NoSync: true, Out: filepath.Join(t.TempDir(), "game.sgf")})
-			if err != nil {
-				t.Fatal(err)
-			}
-			want, err := LabelMoves(dir, s.Frames)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got := recordedMoves(t, res)
+			_, got, want, out := runAgainstLabels(t, dir, s, readingObserver(obs))
 			n := compareMoves(got, want)
 			total.right, total.wrong, total.refused = total.right+n.right, total.wrong+n.wrong, total.refused+n.refused
 			t.Logf("%s: %v", tc.readings, n)
 			if n.wrong > 0 || n.refused > 0 {
-				t.Errorf("recorded %v\nlabels   %v\nverdicts:\n%s", got, want, out.String())
+				t.Errorf("recorded %v\nlabels   %v\nverdicts:\n%s", got, want, out)
 			}
 		})
 	}

@@ -76,25 +76,15 @@ func TestRealSequences(t *testing.T) {
 		t.Run(tc.script, func(t *testing.T) {
 			dir := shareddata.Path(t, tc.dir...)
 			s := loadScript(t, tc.script)
-			var out strings.Builder
-			res, err := Run(context.Background(), Config{Script: s, Observe: labelObserver(dir), Cache: true,
-				JournalDir: t.TempDir(), Stdout: &out, NoSync: true, Out: filepath.Join(t.TempDir(), "game.sgf")})
-			if err != nil {
-				t.Fatal(err)
-			}
-			want, err := LabelMoves(dir, s.Frames)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got := recordedMoves(t, res)
+			res, got, want, out := runAgainstLabels(t, dir, s, labelObserver(dir))
 			if strings.Join(got, " ") != strings.Join(want, " ") {
-				t.Errorf("recorded %v\nwant     %v\nverdicts:\n%s", got, want, out.String())
+				t.Errorf("recorded %v\nwant     %v\nverdicts:\n%s", got, want, out)
 			}
 			if len(want) < 9 {
 				t.Errorf("only %d moves derived from the labels", len(want))
 			}
 			if tc.check != nil {
-				tc.check(t, res.State, out.String())
+				tc.check(t, res.State, out)
 			}
 		})
 	}
@@ -161,4 +151,20 @@ func TestUnreadableFrame(t *testing.T) {
 			}
 		})
 	}
+}
+
+// runAgainstLabels replays script s (frames of the photo sequence in dir) with obs reading the
+// frames, and returns the result, the moves recorded, the moves the labels show, and the verdicts.
+func runAgainstLabels(t *testing.T, dir string, s *Script, obs ObserveFunc) (res Result, got, want []string, verdicts string) {
+	t.Helper()
+	var out strings.Builder
+	res, err := Run(context.Background(), Config{Script: s, Observe: obs, Cache: true,
+		JournalDir: t.TempDir(), Stdout: &out, NoSync: true, Out: filepath.Join(t.TempDir(), "game.sgf")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want, err = LabelMoves(dir, s.Frames); err != nil {
+		t.Fatal(err)
+	}
+	return res, recordedMoves(t, res), want, out.String()
 }

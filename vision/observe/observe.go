@@ -171,6 +171,17 @@ func (o Observation) Clone() Observation {
 // Probs is one point's probability of each reading, indexed by Stone.
 type Probs [4]float32
 
+// Likeliest returns the reading with the highest probability (the first of equals).
+func (p Probs) Likeliest() Stone {
+	best := Empty
+	for k := range p {
+		if p[k] > p[best] {
+			best = Stone(k)
+		}
+	}
+	return best
+}
+
 // PointProbs returns the probabilities of point i (row-major): the reader's own when it gave
 // them, otherwise its best guess with its confidence and the rest shared by the other readings.
 func (o Observation) PointProbs(i int) Probs {

@@ -156,3 +156,20 @@ func FuzzParseText(f *testing.F) {
 		}
 	})
 }
+
+func TestProbsLikeliest(t *testing.T) {
+	for _, tc := range []struct {
+		p    Probs
+		want Stone
+	}{
+		{Probs{0.7, 0.1, 0.1, 0.1}, Empty},
+		{Probs{0.1, 0.6, 0.3, 0}, Black},
+		{Probs{0.1, 0.2, 0.69, 0.01}, White},
+		{Probs{0.1, 0.1, 0.1, 0.7}, Obscured},
+		{Probs{0.4, 0.4, 0.2, 0}, Empty}, // the first of equals
+	} {
+		if got := tc.p.Likeliest(); got != tc.want {
+			t.Errorf("%v: %v, want %v", tc.p, got, tc.want)
+		}
+	}
+}
