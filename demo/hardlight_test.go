@@ -338,15 +338,7 @@ func hardLightReader(t *testing.T, size, w, h int) (*demo.LookRenderer, calib.Ca
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := r.Corners(w, h)
-	var corners [4]calib.Point2
-	for i := range c {
-		corners[i] = calib.Point2{X: c[i][0], Y: c[i][1]}
-	}
-	cal, err := calib.FromCorners(w, h, size, corners)
-	if err != nil {
-		t.Fatal(err)
-	}
+	cal := trueCalibration(t, r.Corners(w, h), w, h, size)
 	rd, err := vision.NewReader(cal, vision.Params{})
 	if err != nil {
 		t.Fatal(err)

@@ -33,7 +33,7 @@ func newDemoView(t *testing.T) *demoView {
 		t.Fatal(err)
 	}
 	v := &demoView{script: s, r: demo.NewRenderer(1), w: 640, h: 480}
-	v.cal = trueCalibration(t, v.r, v.w, v.h, s.Size)
+	v.cal = trueCalibration(t, v.r.Corners(v.w, v.h), v.w, v.h, s.Size)
 	v.rd, err = vision.NewReader(v.cal, vision.Params{})
 	if err != nil {
 		t.Fatal(err)
@@ -68,9 +68,10 @@ func renderMat(t *testing.T, r *demo.Renderer, w, h int, sc demo.Scene) gocv.Mat
 	return mat
 }
 
-func trueCalibration(t *testing.T, r *demo.Renderer, w, h, size int) calib.Calibration {
+// trueCalibration is the calibration of a rendered w x h frame from the renderer's own corner
+// intersections c (top-left, top-right, bottom-right, bottom-left).
+func trueCalibration(t *testing.T, c [4][2]float64, w, h, size int) calib.Calibration {
 	t.Helper()
-	c := r.Corners(w, h)
 	var corners [4]calib.Point2
 	for i := range c {
 		corners[i] = calib.Point2{X: c[i][0], Y: c[i][1]}
