@@ -45,3 +45,8 @@ require (
 	golang.org/x/text v0.22.0 // indirect
 	gopkg.in/yaml.v3 v3.0.1 // indirect
 )
+
+// Fyne's lang package asks go-locale for the user's locales while it initializes, before main,
+// and the original logs a "Fyne error" for LANG=C.UTF-8 (Debian's default) on every command. The
+// replacement (written here, see its package comment) maps C and POSIX to English.
+replace github.com/jeandeaual/go-locale => ./internal/localeenv

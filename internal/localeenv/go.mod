@@ -1,0 +1,3 @@
+module github.com/jeandeaual/go-locale
+
+go 1.22
