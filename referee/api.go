@@ -117,10 +117,11 @@ const (
 	VerdictMarking                    // news of the marking phase (proposal, confirmation)
 	VerdictResult                     // the game ended with a result
 	VerdictDirector                   // a director action (or refusal)
+	VerdictCamera                     // the camera's view changed: picture lost or back, board moved or found again
 )
 
 var verdictNames = [...]string{"none", "info", "waiting", "move", "pass", "remove-captures", "board-differs",
-	"no-change", "not-your-turn", "not-seen", "illegal", "stopped", "marking", "result", "director"}
+	"no-change", "not-your-turn", "not-seen", "illegal", "stopped", "marking", "result", "director", "camera"}
 
 // String names the kind ("move", "board-differs", ...).
 func (k VerdictKind) String() string {

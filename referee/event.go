@@ -25,6 +25,7 @@ const (
 	kindRecovered    = "recovered"     // the kiosk restarted: clocks paused at At
 	kindOutput       = "out"           // Verdicts, Moves, Clock: what event Of produced
 	kindDenied       = "denied"        // a director action refused for a wrong PIN (audit only)
+	kindSight        = "sight"         // View, Error: the camera's view changed (picture lost or back, board moved or found)
 )
 
 // event is one journal record, JSON-encoded. Fields not used by a kind are omitted.
@@ -43,6 +44,7 @@ type event struct {
 	Error    string          `json:"error,omitempty"`
 	Gen      int             `json:"gen,omitempty"`
 	Director *DirectorAction `json:"director,omitempty"`
+	View     string          `json:"view,omitempty"`
 	// Outputs.
 	Of       uint64       `json:"of,omitempty"`
 	Verdicts []Verdict    `json:"verdicts,omitempty"`

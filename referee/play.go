@@ -140,7 +140,7 @@ func (t *Table) applySetup(s Setup, at time.Time) error {
 func (t *Table) Observe(o observe.Observation) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if t.closed || t.game == nil || o.Valid() != nil || o.Size != t.game.Size() {
+	if t.closed || t.game == nil || o.Valid() != nil || o.Size != t.game.Size() || t.sightHeld() {
 		return
 	}
 	t.raw, t.hasRaw = o.Clone(), true
@@ -211,7 +211,7 @@ func (t *Table) obsMatters(o observe.Observation) bool {
 	case PhaseReady:
 		return t.pending != nil
 	case PhasePlaying:
-		if t.pending != nil {
+		if t.pending != nil || t.recheck {
 			return true
 		}
 		if c := t.capture; c != nil {
@@ -228,6 +228,7 @@ func (t *Table) applyObs(o observe.Observation) error {
 	switch t.phase {
 	case PhaseReady, PhasePlaying:
 		if t.pending != nil {
+			t.recheck = false // the waiting press compares the board with the game
 			t.resolve(o)
 			return nil
 		}
@@ -251,6 +252,9 @@ func (t *Table) applyObs(o observe.Observation) error {
 						c.Move.Point.GTP(t.game.Size()), title(c.Move.Color))})
 				t.refuseQueue(o.Time, "since the capturing stone was taken back")
 			}
+			return nil
+		}
+		if t.capture == nil && t.recheckBoard(o) {
 			return nil
 		}
 		if len(t.differs) > 0 && fits(o.Size, t.game.Board(), o) {
@@ -325,6 +329,7 @@ func (t *Table) Press(p clock.Press) error {
 	}
 	if t.pending != nil && t.pending != prev { // this press waits (a queued one said so already)
 		t.waitingBanner()
+		t.heldBanner()
 		t.bump()
 	}
 	return nil
@@ -1000,7 +1005,7 @@ func (t *Table) Tick(now time.Time) {
 	if t.closed || t.game == nil {
 		return
 	}
-	if t.pending != nil && !now.Before(t.pending.Deadline) {
+	if t.pending != nil && !t.sightHeld() && !now.Before(t.pending.Deadline) {
 		_ = t.runEvent(&event{Kind: kindTimeout, At: t.pending.Deadline})
 	}
 	if at, c, ok := t.fallenFlag(now); ok && !now.Before(at.Add(t.opts.FlagGrace)) {
@@ -1050,7 +1055,7 @@ func (t *Table) nextDeadline(now time.Time) (time.Time, bool) {
 	if t.closed || t.game == nil {
 		return next, false
 	}
-	if t.pending != nil {
+	if t.pending != nil && !t.sightHeld() {
 		take(t.pending.Deadline)
 	}
 	if at, _, fell := t.fallenFlag(now); fell {

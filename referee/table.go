@@ -155,23 +155,28 @@ type Table struct {
 	seenReads []observe.Observation
 	seenBoard []engine.Color
 	halted    *halt
-	notes     map[int]*moveNote // by move number; 0 = the root node
-	dead      map[engine.Point]bool
-	fromProp  bool
-	propGen   int // bumps on every entry into marking, so stale proposals are dropped
-	propBusy  bool
-	confirm   [3]bool
-	score     *engine.Score
-	result    string
-	banner    Verdict
-	history   []Verdict
-	recovery  string
-	gamePath  string
-	cancel    context.CancelFunc
-	ctx       context.Context
-	wg        sync.WaitGroup
-	outbox    *event // outputs of the event being applied (journaled after it)
-	presses   int    // clock presses journaled
+	// view is the camera side's condition (journaled on change, see See): play is held, and a
+	// waiting press keeps waiting, while it is not observe.ViewBoard. recheck: the view came back,
+	// and the next settled board is compared with the game even with no press waiting.
+	view     observe.View
+	recheck  bool
+	notes    map[int]*moveNote // by move number; 0 = the root node
+	dead     map[engine.Point]bool
+	fromProp bool
+	propGen  int // bumps on every entry into marking, so stale proposals are dropped
+	propBusy bool
+	confirm  [3]bool
+	score    *engine.Score
+	result   string
+	banner   Verdict
+	history  []Verdict
+	recovery string
+	gamePath string
+	cancel   context.CancelFunc
+	ctx      context.Context
+	wg       sync.WaitGroup
+	outbox   *event // outputs of the event being applied (journaled after it)
+	presses  int    // clock presses journaled
 }
 
 // eventTime is the clock.TimeSource the table gives its clock: during an event it is the event's
@@ -464,6 +469,12 @@ func (t *Table) apply(ev *event) error {
 		return t.applyDirector(*ev.Director, ev.At)
 	case kindRecovered:
 		return t.applyRecovered(ev.At)
+	case kindSight:
+		v, err := observe.ParseView(ev.View)
+		if err != nil {
+			return err
+		}
+		return t.applySight(v, ev.Error, ev.At)
 	}
 	return fmt.Errorf("referee: unknown journal record kind %q", ev.Kind)
 }

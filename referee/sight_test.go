@@ -1,0 +1,111 @@
+package referee
+
+import (
+	"testing"
+	"time"
+
+	"tengen/clock"
+	"tengen/engine"
+	"tengen/vision/observe"
+)
+
+// see tells the table the camera's view now (ViewBoard: the fake board, read twice a hold apart).
+func (h *harness) see(v observe.View) {
+	h.tb.Helper()
+	if v == observe.ViewBoard {
+		h.tab.See(observe.Reading(h.observation(h.board)))
+		h.advance(600 * time.Millisecond)
+		h.tab.See(observe.Reading(h.observation(h.board)))
+		h.advance(100 * time.Millisecond)
+		return
+	}
+	h.tab.See(observe.Sight{View: v, Time: h.now(), Why: "test"})
+	h.advance(100 * time.Millisecond)
+}
+
+// TestCameraViewHoldsPlay covers a camera lost and a board bumped in the middle of a game: play
+// is held (no reading acted on, no press timed out), presses made meanwhile are kept, and the
+// first still board once the view is back settles them when it is unambiguous, or says which
+// points differ; the journal replays to the same table.
+func TestCameraViewHoldsPlay(t *testing.T) {
+	tests := []struct {
+		name     string
+		steps    func(h *harness)
+		banner   VerdictKind
+		contains []string
+		moves    string
+	}{
+		{name: "two moves made while the camera is lost are read when it is back", steps: func(h *harness) {
+			h.move(engine.Black, "E5")
+			h.see(observe.ViewNoPicture)
+			h.wantBanner(VerdictCamera, "no picture")
+			h.put('O', "C3")
+			h.press(clock.WhiteClock)
+			h.wantBanner(VerdictCamera, "Press kept")
+			h.advance(20 * time.Second) // far past the press wait: nothing times out while the camera is lost
+			h.tab.Tick(h.now())
+			h.put('X', "G7")
+			h.press(clock.BlackClock)
+			h.advance(20 * time.Second)
+			h.tab.Tick(h.now())
+			if s := h.state(); !s.Waiting || s.MoveNumber != 1 {
+				h.tb.Fatalf("waiting %v at move %d, want a press waiting at move 1", s.Waiting, s.MoveNumber)
+			}
+			h.see(observe.ViewBoard)
+		}, banner: VerdictMove, contains: []string{"G7"}, moves: "B E5 W C3 B G7"},
+		{name: "readings while the board is moved are not acted on", steps: func(h *harness) {
+			h.move(engine.Black, "E5")
+			h.see(observe.ViewMoved)
+			h.wantBanner(VerdictCamera, "moved")
+			h.put('O', "C3")
+			h.look() // a misaligned grid's reading: ignored
+			h.press(clock.WhiteClock)
+			h.look()
+			if s := h.state(); !s.Waiting {
+				h.tb.Fatalf("the press was settled from a reading while the board was moved: %q", s.Banner.Message)
+			}
+			h.see(observe.ViewBoard)
+		}, banner: VerdictMove, contains: []string{"C3"}, moves: "B E5 W C3"},
+		{name: "a bumped board that lost a stone is said when the board is found again", steps: func(h *harness) {
+			h.move(engine.Black, "E5")
+			h.move(engine.White, "C3")
+			h.see(observe.ViewMoved)
+			h.put('.', "E5") // knocked off its point
+			h.see(observe.ViewBoard)
+		}, banner: VerdictBoardDiffers, contains: []string{"E5"}, moves: "B E5 W C3"},
+		{name: "a board found again as it was says so", steps: func(h *harness) {
+			h.move(engine.Black, "E5")
+			h.see(observe.ViewMoved)
+			h.see(observe.ViewBoard)
+		}, banner: VerdictInfo, contains: []string{"matches the game", "White to play"}, moves: "B E5"},
+		{name: "two stones of one colour for one press are not guessed", steps: func(h *harness) {
+			h.move(engine.Black, "E5")
+			h.see(observe.ViewNoPicture)
+			h.put('O', "C3", "G7")
+			h.press(clock.WhiteClock)
+			h.see(observe.ViewBoard)
+		}, banner: VerdictBoardDiffers, moves: "B E5"},
+		{name: "the clocks run while the camera is lost", steps: func(h *harness) {
+			h.see(observe.ViewNoPicture)
+			h.advance(11 * time.Minute) // Black's 10 minutes run out
+			h.tab.Tick(h.now())
+		}, banner: VerdictResult, contains: []string{"time ran out"}, moves: ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newHarness(t, 9, nil)
+			start(h, nil)
+			tc.steps(h)
+			h.wantBanner(tc.banner, tc.contains...)
+			if got := h.movesGTP(); got != tc.moves {
+				t.Fatalf("moves %q, want %q", got, tc.moves)
+			}
+			before := h.state()
+			h.reopen()
+			after := h.state()
+			if got := h.movesGTP(); got != tc.moves || after.Phase != before.Phase {
+				t.Fatalf("after replaying the journal: moves %q phase %v, want %q %v", got, after.Phase, tc.moves, before.Phase)
+			}
+		})
+	}
+}
