@@ -1,0 +1,162 @@
+package vision
+
+import (
+	"fmt"
+	"log/slog"
+	"time"
+
+	"gocv.io/x/gocv"
+
+	"tengen/calib"
+	"tengen/vision/observe"
+)
+
+// EyeOptions tunes an Eye. The zero value finds the board and watches it for drift.
+type EyeOptions struct {
+	// Size is the board size to find (9, 13, 19); 0 finds any.
+	Size int
+	// Calibration, when set, is where the board is at the start (a calibration file, or corners
+	// placed on the camera screen); nil finds the board in the first frames.
+	Calibration *calib.Calibration
+	// Fixed never checks the calibration against the frames (a calibration given for a replay).
+	Fixed bool
+	// CheckEvery is the frame time between drift checks (calib.Check); 0 = 1s.
+	CheckEvery time.Duration
+	// MovedAfter is how many drift checks in a row must say "moved" before the board is found
+	// again (a hand over the board also upsets one check); 0 = 2. Stills taken from other places
+	// use 1.
+	MovedAfter int
+	// FindEvery is the frame time between attempts to find a board that is not known; 0 = 2s.
+	FindEvery time.Duration
+	// Params tunes the reader.
+	Params Params
+	// Logger gets calibration news; nil = slog.Default().
+	Logger *slog.Logger
+}
+
+// Eye is the camera side of one table: it turns each frame into what the table sees
+// (observe.Sight). It reads the stones where the calibration puts the board, checks now and then
+// that the grid still lies on the board's lines, and when the board or the camera was bumped (or
+// no board is known yet) reports ViewMoved and finds the board again, keeping which side Black
+// sits on. The kiosk's camera loop and `kiosk replay` both read frames through an Eye. An Eye is
+// not safe for concurrent use.
+type Eye struct {
+	opt       EyeOptions
+	log       *slog.Logger
+	cal       calib.Calibration
+	reader    *Reader
+	lastCheck time.Time // frame time of the last drift check
+	lastFind  time.Time // frame time of the last attempt to find the board
+	tried     bool      // an attempt to find the board was made
+	moved     int       // drift checks in a row that said moved
+	obscured  bool      // the last reading had something over the board (drift checks wait)
+	why       string    // why the board is not known
+}
+
+// NewEye returns an Eye; with opt.Calibration it starts reading at once.
+func NewEye(opt EyeOptions) (*Eye, error) {
+	if opt.CheckEvery <= 0 {
+		opt.CheckEvery = time.Second
+	}
+	if opt.MovedAfter <= 0 {
+		opt.MovedAfter = 2
+	}
+	if opt.FindEvery <= 0 {
+		opt.FindEvery = 2 * time.Second
+	}
+	e := &Eye{opt: opt, log: opt.Logger, why: "no board found yet"}
+	if e.log == nil {
+		e.log = slog.Default()
+	}
+	if opt.Calibration != nil {
+		if err := e.Use(*opt.Calibration); err != nil {
+			return nil, err
+		}
+	}
+	return e, nil
+}
+
+// Use makes c the board's calibration from now on (corners placed by a person, or a board found
+// elsewhere).
+func (e *Eye) Use(c calib.Calibration) error {
+	r, err := NewReader(c, e.opt.Params)
+	if err != nil {
+		return fmt.Errorf("vision: calibration: %w", err)
+	}
+	e.drop("")
+	e.reader, e.cal, e.moved, e.obscured = r, c, 0, false
+	e.log.Info("board calibrated", "size", c.Size, "confidence", fmt.Sprintf("%.2f", c.Confidence))
+	return nil
+}
+
+// Calibration returns the calibration in use, if the board is known.
+func (e *Eye) Calibration() (calib.Calibration, bool) {
+	return e.cal, e.reader != nil
+}
+
+// Close frees the reader.
+func (e *Eye) Close() error {
+	e.drop("closed")
+	return nil
+}
+
+func (e *Eye) drop(why string) {
+	if e.reader != nil {
+		e.reader.Close()
+		e.reader = nil
+	}
+	e.why = why
+}
+
+// Look turns frame (BGR), seen at at, into a sight: the reading of the board, or ViewMoved with
+// the reason when the board is not where the calibration puts it and cannot be found again yet.
+func (e *Eye) Look(frame gocv.Mat, at time.Time, seq uint64) observe.Sight {
+	if e.reader != nil && !e.opt.Fixed && !e.obscured && (e.lastCheck.IsZero() || at.Sub(e.lastCheck) >= e.opt.CheckEvery) {
+		e.lastCheck = at
+		rep, err := calib.Check(frame, e.cal)
+		switch {
+		case err != nil:
+			e.moved++
+			rep.Reason = err.Error()
+		case rep.Moved:
+			e.moved++
+		default:
+			e.moved = 0
+		}
+		if e.moved >= e.opt.MovedAfter {
+			e.log.Info("the board or the camera moved: finding the board again", "why", rep.Reason)
+			side := e.cal.BlackSide
+			e.drop("the board moved: " + rep.Reason)
+			e.cal.BlackSide = side
+			e.lastFind, e.tried = time.Time{}, false
+		}
+	}
+	if e.reader == nil && (!e.tried || at.Sub(e.lastFind) >= e.opt.FindEvery) {
+		e.tried, e.lastFind = true, at
+		size := e.opt.Size
+		if size == 0 && e.cal.Size != 0 {
+			size = e.cal.Size
+		}
+		c, err := FindBoard(frame, size, e.opt.Params)
+		if err == nil {
+			if e.cal.Size != 0 { // found again: Black still sits where they sat
+				c.BlackSide = e.cal.BlackSide
+			}
+			err = e.Use(c)
+		}
+		if err != nil {
+			e.why = err.Error()
+		}
+	}
+	if e.reader == nil {
+		return observe.Sight{View: observe.ViewMoved, Time: at, Why: e.why}
+	}
+	rd, err := e.reader.Read(frame)
+	if err != nil {
+		e.drop(err.Error())
+		return observe.Sight{View: observe.ViewMoved, Time: at, Why: e.why}
+	}
+	o := rd.Observation(e.cal, at, seq)
+	e.obscured = o.AnyObscured()
+	return observe.Reading(o)
+}
