@@ -3,6 +3,7 @@ package config
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -62,6 +63,12 @@ func (c Config) check() []Problem {
 	}
 	if c.Pins.Debounce < time.Millisecond || c.Pins.Debounce > 500*time.Millisecond {
 		bad("pins.debounce", "%v is out of range (\"1ms\"..\"500ms\")", c.Pins.Debounce)
+	}
+
+	for _, e := range c.Alerts.Events {
+		if !slices.Contains(AlertEvents(), e) {
+			bad("alerts.events", "%q is not an alert: use %s", e, strings.Join(AlertEvents(), ", "))
+		}
 	}
 
 	if c.Display.Width < 320 || c.Display.Width > 8192 {

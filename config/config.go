@@ -47,7 +47,21 @@ type Config struct {
 	Display  Display  `toml:"display"`
 	Game     Game     `toml:"game"`
 	Director Director `toml:"director"`
+	Alerts   Alerts   `toml:"alerts"`
 	Paths    Paths    `toml:"paths"`
+}
+
+// AlertEvents returns the events that can ring the buzzer and flash the LED.
+func AlertEvents() []string { return []string{"illegal", "flag", "byo-yomi", "camera", "director"} }
+
+// Alerts says what rings the buzzer and flashes the LED (pins.buzzer, pins.led).
+type Alerts struct {
+	// Buzzer sounds the buzzer too; off, only the LED flashes (a tournament hall is silent).
+	Buzzer bool `toml:"buzzer"`
+	// Events lists the events that alert: "illegal" (an illegal move), "flag" (a flag fell),
+	// "byo-yomi" (each of the last ten seconds of a period), "camera" (no picture, or the board
+	// moved), "director" (a player called the director).
+	Events []string `toml:"events"`
 }
 
 // Camera says which camera watches the board and what it should deliver.
@@ -133,6 +147,7 @@ func Default() Config {
 		},
 		Display: Display{Fullscreen: true, Width: 1280, Height: 800},
 		Game:    Game{Rules: "japanese", Size: 19, TimeControl: "60m+5x30s"},
+		Alerts:  Alerts{Events: AlertEvents()},
 		Paths: Paths{
 			JournalDir:  filepath.Join(DefaultStateDir, "journal"),
 			GamesDir:    filepath.Join(DefaultStateDir, "games"),

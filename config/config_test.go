@@ -240,3 +240,19 @@ func TestCameraSpec(t *testing.T) {
 		}
 	}
 }
+
+func TestAlertEvents(t *testing.T) {
+	c, err := Parse([]byte("[alerts]\nbuzzer = true\nevents = [\"flag\"]\n"), "k")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !c.Alerts.Buzzer || len(c.Alerts.Events) != 1 || c.Alerts.Events[0] != "flag" {
+		t.Fatalf("alerts %+v", c.Alerts)
+	}
+	if Default().Alerts.Buzzer {
+		t.Error("the buzzer is on by default; a tournament hall is silent")
+	}
+	if _, err := Parse([]byte("[alerts]\nevents = [\"fire\"]\n"), "k"); err == nil || !strings.Contains(err.Error(), "alerts.events") {
+		t.Fatalf("an unknown alert: err %v", err)
+	}
+}

@@ -16,6 +16,7 @@ import (
 // Conditions are what the kiosk knows besides the referee's state: the camera.
 type Conditions struct {
 	CameraLost bool // no frames from the camera
+	BoardMoved bool // the board or the camera moved: the board is being found again
 	HandsOver  bool // the latest frame shows something over the board (a hand, an arm)
 }
 

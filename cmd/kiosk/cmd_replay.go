@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -181,68 +180,52 @@ func dirSession(cfg *replay.Config, dir, scriptPath string, labels bool, calPath
 	}
 	size := script.Setup.Size
 	if labels {
-		cfg.Observe = func(_ context.Context, frame string, _ time.Duration, _ uint64) (observe.Observation, error) {
-			return replay.ReadLabel(filepath.Join(dir, strings.TrimSuffix(frame, filepath.Ext(frame))+".txt"))
+		cfg.Observe = func(_ context.Context, frame string, _ time.Duration, _ uint64) (observe.Sight, error) {
+			o, err := replay.ReadLabel(filepath.Join(dir, strings.TrimSuffix(frame, filepath.Ext(frame))+".txt"))
+			return observe.Reading(o), err
 		}
 		return nil, nil
 	}
-	sr := &stillReader{dir: dir, size: size}
+	// Photographs are taken from anywhere: one drift check that says "moved" finds the board again.
+	eo := vision.EyeOptions{Size: size, MovedAfter: 1, Logger: slog.New(slog.DiscardHandler)}
 	if calPath != "" {
 		c, err := calib.Load(calPath)
 		if err != nil {
 			return nil, err
 		}
-		sr.cal, sr.fixed = &c, true
+		eo.Calibration, eo.Fixed = &c, true
 	}
+	eye, err := vision.NewEye(eo)
+	if err != nil {
+		return nil, err
+	}
+	sr := &stillReader{dir: dir, eye: eye}
 	cfg.Observe = sr.observe
-	return nil, nil
+	return func() { eye.Close() }, nil
 }
 
-// stillReader reads a directory's photographs as the kiosk reads its camera: the board is found
-// in the first readable frame (or given by --calibration); every later frame is checked for
-// drift (a bumped camera or board, or a photo taken from another place) and the board is found
-// again when it moved. A frame in which the board cannot be found (motion blur, a hand) is
-// unreadable: the replay feeds nothing for it and the referee waits for the next readable frame,
-// as it would for a camera frame it cannot read.
+// stillReader reads a directory's photographs through the kiosk's Eye, as the kiosk reads its
+// camera: the board is found in the first readable frame (or given by --calibration), every later
+// frame is checked for drift (a bumped camera or board, or a photo taken from another place) and
+// the board is found again when it moved. A frame in which the board cannot be found (motion
+// blur, a hand) is seen as a board that moved: the referee holds play until a frame shows it.
 type stillReader struct {
-	dir   string
-	size  int
-	cal   *calib.Calibration
-	fixed bool // the calibration came from --calibration: never re-found
+	dir string
+	eye *vision.Eye
 }
 
-func (s *stillReader) observe(_ context.Context, frame string, _ time.Duration, seq uint64) (observe.Observation, error) {
+func (s *stillReader) observe(_ context.Context, frame string, at time.Duration, seq uint64) (observe.Sight, error) {
 	path := filepath.Join(s.dir, frame)
 	if strings.EqualFold(filepath.Ext(frame), ".txt") {
-		return replay.ReadLabel(path)
+		o, err := replay.ReadLabel(path)
+		return observe.Reading(o), err
 	}
 	img, err := vision.LoadImage(path)
 	if err != nil {
-		return observe.Observation{}, err
+		return observe.Sight{}, err
 	}
 	defer img.Close()
-	switch {
-	case s.cal == nil:
-		c, err := vision.FindBoard(img, s.size, vision.Params{})
-		if err != nil {
-			return observe.Observation{}, fmt.Errorf("%w: %w", replay.ErrUnreadable, err)
-		}
-		s.cal = &c
-	case !s.fixed:
-		if rep, err := calib.Check(img, *s.cal); err != nil || rep.Moved {
-			c, err := vision.FindBoard(img, s.cal.Size, vision.Params{})
-			if err != nil {
-				return observe.Observation{}, fmt.Errorf("%w: the board moved and cannot be found again: %w", replay.ErrUnreadable, err)
-			}
-			c.BlackSide = s.cal.BlackSide
-			s.cal = &c
-		}
-	}
-	d, err := vision.Detect(img, vision.DetectOptions{Calibration: s.cal})
-	if err != nil {
-		return observe.Observation{}, err
-	}
-	return d.Reading.Observation(d.Calibration, time.Time{}, seq), nil
+	return s.eye.Look(img, time.Unix(0, 0).Add(at), seq), nil
 }
 
 // listFrames lists a directory's images (or, without images, its .txt grids) in name order.
@@ -304,8 +287,8 @@ func demoSession(cfg *replay.Config, labels bool) (func(), error) {
 	cfg.Duration = s.Duration()
 	cfg.Tick = 200 * time.Millisecond
 	if labels {
-		cfg.Observe = func(_ context.Context, _ string, at time.Duration, _ uint64) (observe.Observation, error) {
-			return idealSight(s.SceneAt(at)), nil
+		cfg.Observe = func(_ context.Context, _ string, at time.Duration, _ uint64) (observe.Sight, error) {
+			return observe.Reading(idealSight(s.SceneAt(at))), nil
 		}
 		return nil, nil
 	}
@@ -320,29 +303,26 @@ func demoSession(cfg *replay.Config, labels bool) (func(), error) {
 	if err != nil {
 		return nil, fmt.Errorf("demo calibration: %w", err)
 	}
-	reader, err := vision.NewReader(cal, vision.Params{})
+	// The kiosk's Eye, drift checks included: the demo replay reads its frames as the live demo does.
+	eye, err := vision.NewEye(vision.EyeOptions{Calibration: &cal, Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		return nil, err
 	}
-	cfg.Observe = func(_ context.Context, _ string, at time.Duration, seq uint64) (observe.Observation, error) {
+	cfg.Observe = func(_ context.Context, _ string, at time.Duration, seq uint64) (observe.Sight, error) {
 		sc := s.SceneAt(at)
 		sc.Frame = seq
 		img, err := r.Render(w, h, sc)
 		if err != nil {
-			return observe.Observation{}, err
+			return observe.Sight{}, err
 		}
 		m, err := gocv.ImageToMatRGB(img)
 		if err != nil {
-			return observe.Observation{}, err
+			return observe.Sight{}, err
 		}
 		defer m.Close()
-		rd, err := reader.Read(m)
-		if err != nil {
-			return observe.Observation{}, err
-		}
-		return rd.Observation(cal, time.Time{}, seq), nil
+		return eye.Look(m, time.Unix(0, 0).Add(at), seq), nil
 	}
-	return func() { reader.Close() }, nil
+	return func() { eye.Close() }, nil
 }
 
 func orDefault(s, def string) string {
@@ -371,5 +351,3 @@ func idealSight(sc demo.Scene) observe.Observation {
 	}
 	return o
 }
-
-var _ = errors.New

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"tengen/calib"
 	"tengen/engine"
@@ -18,6 +19,7 @@ import (
 	"tengen/internal/shareddata"
 	"tengen/referee/replay"
 	"tengen/vision"
+	"tengen/vision/observe"
 )
 
 func TestReplayUsage(t *testing.T) {
@@ -229,14 +231,20 @@ func checkVisionReplay(t *testing.T, sq visionSequence) {
 // misreads reads the script's frames in order as the replay does and lists, per frame, every
 // point where vision and the label differ.
 func misreads(t *testing.T, dir string, s *replay.Script) string {
-	sr := &stillReader{dir: dir, size: s.Setup.Size}
+	eye, err := vision.NewEye(vision.EyeOptions{Size: s.Setup.Size, MovedAfter: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer eye.Close()
+	sr := &stillReader{dir: dir, eye: eye}
 	var b strings.Builder
 	for i, f := range s.Frames {
-		o, err := sr.observe(context.Background(), f, 0, uint64(i))
-		if err != nil {
-			fmt.Fprintf(&b, "  %s: %v\n", f, err)
+		sg, err := sr.observe(context.Background(), f, time.Duration(i)*time.Minute, uint64(i))
+		if err != nil || sg.View != observe.ViewBoard {
+			fmt.Fprintf(&b, "  %s: %v %v %s\n", f, err, sg.View, sg.Why)
 			continue
 		}
+		o := sg.Observation
 		lab, err := replay.ReadLabel(filepath.Join(dir, strings.TrimSuffix(f, filepath.Ext(f))+".txt"))
 		if err != nil {
 			t.Fatal(err)

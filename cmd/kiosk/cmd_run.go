@@ -13,12 +13,10 @@ import (
 	"runtime/debug"
 	"strconv"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"fyne.io/fyne/v2"
 	fyneapp "fyne.io/fyne/v2/app"
-	"gocv.io/x/gocv"
 
 	"tengen/calib"
 	"tengen/clock"
@@ -29,8 +27,10 @@ import (
 	"tengen/internal/mtrim"
 	"tengen/internal/sdnotify"
 	"tengen/referee"
+	"tengen/station"
 	"tengen/ui"
 	"tengen/vision"
+	"tengen/vision/observe"
 )
 
 // Demo camera settings: a modest frame is plenty for a 9x9 board and keeps the idle CPU low.
@@ -38,7 +38,6 @@ const (
 	demoWidth, demoHeight = 640, 480
 	demoFPS               = 4
 	demoPIN               = "0000" // the director PIN of the built-in demo (no real game is at stake)
-	cameraLostAfter       = 3 * time.Second
 	uiTick                = 250 * time.Millisecond
 	// The Go heap is collected when it grows 10% past what is live (the default is 100%), with a
 	// soft ceiling: the kiosk allocates little per frame, so the extra collections cost well under
@@ -221,30 +220,15 @@ type kiosk struct {
 	cfg     config.Config
 	demo    bool
 	script  *demo.Script
-	tab     *referee.Table
+	st      *station.Station
+	tab     *referee.Table // st's referee
+	cam     *vision.CameraLoop
 	tmpDir  string // the demo's journal, removed at exit
 	calPath string
-
-	lastFrame atomic.Int64 // unix nanos of the last camera frame
-	handsOver atomic.Bool  // the last frame read showed something over the board
-	grabs     chan grabRequest
-	newCal    chan calib.Calibration
-}
-
-// grabbed is a frame handed to the camera screen.
-type grabbed struct {
-	img image.Image
-	cal *calib.Calibration
-}
-
-// grabRequest asks the camera loop for its next frame, and the board found in it when find is set.
-type grabRequest struct {
-	find  bool
-	reply chan grabbed
 }
 
 func newKiosk(o runOptions, log *slog.Logger) (*kiosk, error) {
-	k := &kiosk{opts: o, log: log, grabs: make(chan grabRequest), newCal: make(chan calib.Calibration, 1)}
+	k := &kiosk{opts: o, log: log}
 	path, explicit := o.configPath, o.configPath != ""
 	if !explicit {
 		path = config.Locate(os.Getenv)
@@ -359,19 +343,39 @@ func (k *kiosk) run(parent context.Context) error {
 	if err != nil {
 		return err
 	}
-	opts := referee.Options{JournalDir: k.cfg.Paths.JournalDir, GamesDir: k.cfg.Paths.GamesDir,
+	ctx, cancel := context.WithCancel(parent)
+	defer cancel()
+	opts := station.Options{Table: referee.Options{JournalDir: k.cfg.Paths.JournalDir, GamesDir: k.cfg.Paths.GamesDir,
 		CheckPIN: k.checkPIN(), Logger: k.log, Application: "Tengen:" + version,
-		ButtonSettle: k.cfg.Pins.Debounce}
+		ButtonSettle: k.cfg.Pins.Debounce}, Logger: k.log}
 	if !k.demo {
 		if p, ok := referee.GNUGo(""); ok {
-			opts.Proposer = p
+			opts.Table.Proposer = p
+		}
+		for _, e := range k.cfg.Alerts.Events {
+			opts.Alerts = append(opts.Alerts, station.Alert(e))
+		}
+		if b := k.openButtons(ctx); b != nil {
+			opts.Buttons = b
+			if b.HasAlert() {
+				opts.Alarm = b
+			}
 		}
 	}
-	k.tab, err = referee.Open(opts)
+	start := time.Now()
+	cam, err := k.openCamera(start)
+	if err != nil {
+		k.log.Error("camera", "err", err)
+	} else {
+		k.cam = cam
+		opts.Camera = cam
+	}
+	k.st, err = station.Open(opts)
 	if err != nil {
 		return err
 	}
-	defer k.tab.Close()
+	defer k.st.Close()
+	k.tab = k.st.Table()
 	if st := k.tab.State(); st.Recovery != "" {
 		k.log.Info("journal recovered", "what", st.Recovery)
 	}
@@ -388,8 +392,6 @@ func (k *kiosk) run(parent context.Context) error {
 		return err
 	}
 
-	ctx, cancel := context.WithCancel(parent)
-	defer cancel()
 	var wg sync.WaitGroup
 	app := ui.NewApp(win, k.handlers())
 	if lang != "en" {
@@ -401,13 +403,10 @@ func (k *kiosk) run(parent context.Context) error {
 			return fmt.Errorf("demo set-up: %w", err)
 		}
 	}
-	start := time.Now()
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		if err := k.sight(ctx, start); err != nil && ctx.Err() == nil {
-			k.log.Error("camera", "err", err)
-		}
+		_ = k.st.Run(ctx) // camera loop, buttons, the referee's timers, alerts; ends with ctx
 	}()
 	if k.demo {
 		wg.Add(1)
@@ -415,14 +414,8 @@ func (k *kiosk) run(parent context.Context) error {
 			defer wg.Done()
 			k.playDemo(ctx, start)
 		}()
-	} else {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			k.buttons(ctx)
-		}()
 	}
-	wg.Add(3)
+	wg.Add(2)
 	go func() {
 		defer wg.Done()
 		k.refresh(ctx, app)
@@ -433,10 +426,6 @@ func (k *kiosk) run(parent context.Context) error {
 		// move numbers become Mesa textures that Fyne frees a minute later, and without a trim the
 		// heap keeps their pages (2 to 3 MB by the end of the demo game).
 		every(ctx, heapTrimEvery, func() { mtrim.Trim() })
-	}()
-	go func() {
-		defer wg.Done()
-		_ = k.tab.Watch(ctx) // flags and press timeouts at their exact deadlines; ends with ctx
 	}()
 	serveWindow(ctx, a, win, k.opts.quitAfter, k.log)
 	cancel()
@@ -488,8 +477,8 @@ func (k *kiosk) handlers() ui.Handlers {
 		Camera: ui.CameraHandlers{
 			Grab: k.grabView,
 			Frame: func() (image.Image, error) {
-				g, err := k.grab(false)
-				return g.img, err
+				g, err := k.snapshot(false)
+				return g.Frame, err
 			},
 			Save: k.saveCalibration,
 		},
@@ -515,9 +504,7 @@ func (k *kiosk) logErr(what string, err error) {
 	}
 }
 
-func (k *kiosk) press(p clock.Press) {
-	k.logErr("press "+p.Button.String(), k.tab.Press(p))
-}
+func (k *kiosk) press(p clock.Press) { k.st.Press(p) }
 
 // exportSGF writes the game record next to the finished games after checking the director PIN.
 func (k *kiosk) exportSGF(pin string) (string, error) {
@@ -545,8 +532,8 @@ func (k *kiosk) refresh(ctx context.Context, app *ui.App) {
 		case <-t.C:
 		}
 		st := k.tab.State()
-		cond := ui.Conditions{CameraLost: time.Since(time.Unix(0, k.lastFrame.Load())) > cameraLostAfter,
-			HandsOver: k.handsOver.Load()}
+		c := k.st.Conditions()
+		cond := ui.Conditions{CameraLost: c.CameraLost, BoardMoved: c.BoardMoved, HandsOver: c.HandsOver}
 		// Skip the UI when nothing it shows changed (the clock texts change once a second).
 		text := st.Black.Clock.Text + "|" + st.White.Clock.Text
 		if st.Seq == lastSeq && text == lastText && cond == lastCond {
@@ -582,32 +569,26 @@ func (k *kiosk) playDemo(ctx context.Context, start time.Time) {
 	}
 }
 
-// buttons forwards the GPIO buttons to the referee; without GPIO the keyboard stands in.
-func (k *kiosk) buttons(ctx context.Context) {
+// openButtons opens the GPIO buttons (and the alert outputs: the buzzer only when the
+// configuration turns it on) and runs them until ctx ends; nil without GPIO (the keyboard stands in).
+func (k *kiosk) openButtons(ctx context.Context) *gpio.Buttons {
 	p := k.cfg.Pins
 	cfg := gpio.Config{Black: p.Black, White: p.White, Pass: p.Pass, Director: p.Director,
-		Buzzer: p.Buzzer, LED: p.LED, ActiveHigh: p.Pull == "down", Settle: p.Debounce}
+		LED: p.LED, ActiveHigh: p.Pull == "down", Settle: p.Debounce}
+	if k.cfg.Alerts.Buzzer {
+		cfg.Buzzer = p.Buzzer
+	}
 	b, err := gpio.Open(cfg, k.log)
 	if err != nil {
 		k.log.Info("no GPIO buttons: use the keyboard (B, W, P)", "err", err)
-		return
+		return nil
 	}
 	go func() {
 		if err := b.Run(ctx); err != nil && ctx.Err() == nil {
 			k.log.Error("buttons", "err", err)
 		}
 	}()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case pr, ok := <-b.Events():
-			if !ok {
-				return
-			}
-			k.press(pr)
-		}
-	}
+	return b
 }
 
 // openSource opens the demo camera or the configured one.
@@ -625,126 +606,58 @@ func (k *kiosk) openSource(start time.Time) (vision.Source, error) {
 	}
 	spec := k.cfg.Camera.Spec()
 	k.log.Info("camera", "source", spec)
-	return vision.OpenCamera(spec, vision.LiveOptions{Logger: k.log, Name: spec})
+	return vision.OpenCamera(spec, vision.LiveOptions{Logger: k.log, Name: spec, OnEvent: func(e vision.Event) {
+		if e.Kind == vision.Lost && k.st != nil {
+			why := ""
+			if e.Err != nil {
+				why = e.Err.Error()
+			}
+			k.st.See(observe.Sight{View: observe.ViewNoPicture, Time: e.Time, Why: why})
+		}
+	}})
 }
 
-// sight reads every camera frame: calibrates (from the file, or by finding the board), reads the
-// stones and hands the observation to the referee; it also serves frames to the camera screen.
-func (k *kiosk) sight(ctx context.Context, start time.Time) error {
+// openCamera opens the camera (or the demo's) and its loop: the board's calibration from the
+// file (the Eye finds the board when there is none, or when it moved).
+func (k *kiosk) openCamera(start time.Time) (*vision.CameraLoop, error) {
 	src, err := k.openSource(start)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	defer src.Close()
-	m := gocv.NewMat() // every frame is read into this one Mat
-	defer m.Close()
-	var reader *vision.Reader
-	var cal calib.Calibration
-	defer func() {
-		if reader != nil {
-			reader.Close()
-		}
-	}()
-	useCal := func(c calib.Calibration) {
-		r, err := vision.NewReader(c, vision.Params{})
-		if err != nil {
-			k.log.Warn("calibration", "err", err)
-			return
-		}
-		if reader != nil {
-			reader.Close()
-		}
-		reader, cal = r, c
-		k.log.Info("board calibrated", "size", c.Size, "confidence", fmt.Sprintf("%.2f", c.Confidence))
-	}
-	triedFile := false
-	lastFind := time.Time{}
-	for {
-		info, err := src.Next(ctx, &m)
-		if err != nil {
-			if errors.Is(err, vision.ErrEnd) || ctx.Err() != nil {
-				return nil
-			}
-			return err
-		}
-		k.lastFrame.Store(time.Now().UnixNano())
-		select {
-		case c := <-k.newCal:
-			useCal(c)
-		default:
-		}
-		if reader == nil && !triedFile && !k.demo {
-			triedFile = true
-			if c, err := calib.LoadFor(k.calPath, m.Cols(), m.Rows()); err == nil {
-				useCal(c)
-			} else {
-				k.log.Info("no usable calibration file; finding the board", "err", err)
-			}
-		}
-		if reader == nil && time.Since(lastFind) > 2*time.Second {
-			lastFind = time.Now()
-			if c, err := calib.Find(m, calib.FindOptions{Context: ctx}); err == nil {
-				useCal(c)
-			}
-		}
-		if reader != nil {
-			if rd, err := reader.Read(m); err == nil {
-				o := rd.Observation(cal, info.Time, info.Seq)
-				k.handsOver.Store(o.AnyObscured())
-				k.tab.Observe(o)
-			} else {
-				k.log.Warn("reading the board", "err", err)
-			}
-		}
-		select {
-		case req := <-k.grabs:
-			g := grabbed{}
-			if img, err := m.ToImage(); err == nil {
-				g.img = img
-			}
-			if req.find {
-				if c, err := calib.Find(m, calib.FindOptions{Context: ctx}); err == nil {
-					g.cal = &c
-				} else if reader != nil {
-					c := cal
-					g.cal = &c
-				}
-			}
-			req.reply <- g
-		default:
+	eo := vision.EyeOptions{Logger: k.log}
+	if !k.demo {
+		eo.Size = k.cfg.Game.Size
+		if c, err := calib.Load(k.calPath); err == nil {
+			eo.Calibration = &c
+		} else {
+			k.log.Info("no usable calibration file; finding the board", "err", err)
 		}
 	}
+	eye, err := vision.NewEye(eo)
+	if err != nil {
+		src.Close()
+		return nil, err
+	}
+	return vision.NewCameraLoop(src, eye), nil
 }
 
-// grab asks the camera loop for its next frame (and the board in it, with find).
-func (k *kiosk) grab(find bool) (grabbed, error) {
-	req := grabRequest{find: find, reply: make(chan grabbed, 1)}
-	noPicture := errors.New("no picture from the camera")
-	select {
-	case k.grabs <- req:
-	case <-time.After(3 * time.Second):
-		return grabbed{}, noPicture
+// snapshot asks the camera loop for its next frame (and the board in it, with find).
+func (k *kiosk) snapshot(find bool) (vision.Snapshot, error) {
+	if k.cam == nil {
+		return vision.Snapshot{}, vision.ErrNoPicture
 	}
-	select {
-	case g := <-req.reply:
-		if g.img == nil {
-			return g, noPicture
-		}
-		return g, nil
-	case <-time.After(10 * time.Second):
-		return grabbed{}, noPicture
-	}
+	return k.cam.Snapshot(context.Background(), find)
 }
 
 // grabView asks the camera loop for a frame and the board found in it.
 func (k *kiosk) grabView() (ui.CameraView, error) {
-	g, err := k.grab(true)
+	g, err := k.snapshot(true)
 	if err != nil {
 		return ui.CameraView{}, err
 	}
-	v := ui.CameraView{Frame: g.img, Size: 19, BlackSide: "bottom"}
-	if g.cal != nil {
-		c := g.cal
+	v := ui.CameraView{Frame: g.Frame, Size: 19, BlackSide: "bottom"}
+	if g.Calibration != nil {
+		c := g.Calibration
 		v.Size, v.HasGrid, v.Confidence, v.BlackSide = c.Size, true, c.Confidence, c.BlackSide.String()
 		for i, p := range c.Corners {
 			v.Corners[i] = [2]float64{p.X, p.Y}
@@ -755,11 +668,11 @@ func (k *kiosk) grabView() (ui.CameraView, error) {
 
 // saveCalibration stores corners placed on the camera screen and switches the camera loop to them.
 func (k *kiosk) saveCalibration(corners [4][2]float64, size int, blackSide string) error {
-	g, err := k.grab(false)
+	g, err := k.snapshot(false)
 	if err != nil {
 		return err
 	}
-	b := g.img.Bounds()
+	b := g.Frame.Bounds()
 	var cs [4]calib.Point2
 	for i, c := range corners {
 		cs[i] = calib.Point2{X: c[0], Y: c[1]}
@@ -775,11 +688,6 @@ func (k *kiosk) saveCalibration(corners [4][2]float64, size int, blackSide strin
 	if err := calib.Save(k.calPath, c); err != nil {
 		return err
 	}
-	select {
-	case k.newCal <- c:
-	default:
-		<-k.newCal
-		k.newCal <- c
-	}
+	k.cam.Use(c)
 	return nil
 }

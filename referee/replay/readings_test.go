@@ -64,14 +64,14 @@ func loadReadings(t *testing.T, name string) ([]string, map[string]observe.Obser
 
 // readingObserver serves the recorded readings (an unreadable frame as ErrUnreadable).
 func readingObserver(obs map[string]observe.Observation) ObserveFunc {
-	return func(_ context.Context, frame string, _ time.Duration, seq uint64) (observe.Observation, error) {
+	return func(_ context.Context, frame string, _ time.Duration, seq uint64) (observe.Sight, error) {
 		o, ok := obs[frame]
 		if !ok {
-			return observe.Observation{}, fmt.Errorf("%w: %s", ErrUnreadable, frame)
+			return observe.Sight{}, fmt.Errorf("%w: %s", ErrUnreadable, frame)
 		}
 		o = o.Clone()
 		o.Seq = seq
-		return o, nil
+		return observe.Reading(o), nil
 	}
 }
 

@@ -18,7 +18,9 @@ import (
 
 // ObserveFunc reads the board of one frame: the named frame, or (frame == "") whatever the
 // session shows at time at (the demo). seq numbers the frames fed to the referee.
-type ObserveFunc func(ctx context.Context, frame string, at time.Duration, seq uint64) (observe.Observation, error)
+// It returns what the camera side sees, as the live kiosk's camera loop does: a reading, or the
+// board moved or not found (the referee then holds play until the board is seen again).
+type ObserveFunc func(ctx context.Context, frame string, at time.Duration, seq uint64) (observe.Sight, error)
 
 // ErrUnreadable is wrapped by an ObserveFunc for a frame in which the board cannot be read at all
 // (no board found: motion blur, a hand, a bumped camera). Run feeds nothing for such a frame, as
@@ -143,7 +145,7 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 		start = start / cfg.Tick * cfg.Tick
 	}
 
-	cache := map[int]observe.Observation{}
+	cache := map[int]observe.Sight{}
 	unreadable := map[int]bool{} // frames whose board could not be read (said once, then skipped)
 	wallStart := time.Now()
 	paceFrom := max(start, done)
@@ -182,7 +184,7 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 		}
 		tm.Set(t0.Add(t))
 		seq := uint64(t/cfg.Tick) + 1
-		var o observe.Observation
+		var sg observe.Sight
 		if len(frames) > 0 {
 			i := min(int(t/s.Interval), len(frames)-1)
 			c, ok := cache[i]
@@ -202,15 +204,19 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 				tab.Tick(t0.Add(t))
 				continue
 			}
-			o = c.Clone()
+			sg = c
+			sg.Observation = c.Observation.Clone()
 		} else {
-			o, err = cfg.Observe(ctx, "", t, seq)
+			sg, err = cfg.Observe(ctx, "", t, seq)
 			if err != nil {
 				return res, fmt.Errorf("replay: frame at %v: %w", t, err)
 			}
 		}
-		o.Time, o.Seq = t0.Add(t), seq
-		tab.Observe(o)
+		sg.Time = t0.Add(t)
+		if sg.View == observe.ViewBoard {
+			sg.Observation.Time, sg.Observation.Seq = sg.Time, seq
+		}
+		tab.See(sg)
 		res.Frames++
 		tab.Tick(t0.Add(t))
 		if err := waitProposal(ctx, tab); err != nil {

@@ -19,8 +19,9 @@ import (
 
 // labelObserver reads the ground-truth grid beside each frame (X.jpg -> X.txt).
 func labelObserver(dir string) ObserveFunc {
-	return func(_ context.Context, frame string, _ time.Duration, _ uint64) (observe.Observation, error) {
-		return ReadLabel(filepath.Join(dir, strings.TrimSuffix(frame, filepath.Ext(frame))+".txt"))
+	return func(_ context.Context, frame string, _ time.Duration, _ uint64) (observe.Sight, error) {
+		o, err := ReadLabel(filepath.Join(dir, strings.TrimSuffix(frame, filepath.Ext(frame))+".txt"))
+		return observe.Reading(o), err
 	}
 }
 
@@ -126,9 +127,9 @@ func TestUnreadableFrame(t *testing.T) {
 	}{{"unreadable", fmt.Errorf("%w: vision: no board found", ErrUnreadable)}, {"broken", errors.New("disk on fire")}} {
 		t.Run(tc.name, func(t *testing.T) {
 			var out strings.Builder
-			obs := func(ctx context.Context, frame string, at time.Duration, seq uint64) (observe.Observation, error) {
+			obs := func(ctx context.Context, frame string, at time.Duration, seq uint64) (observe.Sight, error) {
 				if frame == "blur.jpg" {
-					return observe.Observation{}, tc.err
+					return observe.Sight{}, tc.err
 				}
 				return labels(ctx, frame, at, seq)
 			}
