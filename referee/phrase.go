@@ -9,8 +9,11 @@ import (
 
 // Phrase is one sentence of a verdict as a template and its values, so that a screen can say it in
 // the players' language. Text is English with {{.Name}} fields and is the key a screen's
-// translations are looked up by; Args fills the fields. Colour and rule values ("Black", "AGA rule
-// 6") are English words a screen translates too; points, numbers and errors are said as they are.
+// translations are looked up by; Args fills the fields. The values of word fields (WordField: a
+// colour "Black", a press "the pass", a rule "AGA rule 6") are English words a screen translates
+// too, each one written word("...") or cited by the rules engine; points, numbers, results,
+// errors and notes are said as they are. Every template is a literal phrase("...") so that the
+// translations' test finds it.
 type Phrase struct {
 	Text string            `json:"text"`
 	Args map[string]string `json:"args,omitempty"`
