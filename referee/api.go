@@ -146,8 +146,9 @@ type Verdict struct {
 	Kind    VerdictKind  `json:"kind"`
 	Color   engine.Color `json:"color,omitempty"` // whose move, press or fault; Empty when nobody's
 	Message string       `json:"message"`
-	// Says is Message as phrases a screen can translate; verdicts that screens show as words
-	// (illegal moves, the director's) have it. Message is their English.
+	// Says is what the verdict says, as phrases a screen translates: every verdict the referee
+	// gives has it, and Message is its English (sentences(Says); "Illegal move: " before it for
+	// an illegal move), so each sentence has one source.
 	Says       []Phrase       `json:"says,omitempty"`
 	Points     []engine.Point `json:"points,omitempty"`
 	MoveNumber int            `json:"moveNumber,omitempty"` // the game's move number when it was said

@@ -2,6 +2,7 @@ package referee
 
 import (
 	"fmt"
+	"slices"
 	"time"
 
 	"tengen/clock"
@@ -135,6 +136,7 @@ func (t *Table) catchUpNote(first, last int) {
 		return
 	}
 	v := t.banner
-	v.Message += fmt.Sprintf(" (Moves %d to %d were seen together: the board was hidden at a press; each counts at its own press.)", first, last)
+	v.Says = append(slices.Clone(v.Says), phrase("(Moves {{.First}} to {{.Last}} were seen together: the board was hidden at a press; each counts at its own press.)",
+		"First", fmt.Sprint(first), "Last", fmt.Sprint(last)))
 	t.setBanner(v)
 }

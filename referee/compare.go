@@ -75,41 +75,77 @@ func pointsOf(ms []mismatch) []engine.Point {
 	return ps
 }
 
-// fixes says, point by point, how to make the board match the game.
-func fixes(size int, ms []mismatch) string {
-	parts := make([]string, 0, len(ms))
-	for _, m := range ms {
+// fixes says, point by point, how to make the board match the game: one phrase a point, each
+// ending with ";" but the last, which ends with ".".
+func fixes(size int, ms []mismatch) []Phrase {
+	out := make([]Phrase, 0, len(ms))
+	for i, m := range ms {
 		v := m.P.GTP(size)
+		last := i == len(ms)-1
+		var p Phrase
 		switch {
+		case m.Obscured && last:
+			p = phrase("{{.Point}} cannot be seen.", "Point", v)
 		case m.Obscured:
-			parts = append(parts, fmt.Sprintf("%s cannot be seen", v))
+			p = phrase("{{.Point}} cannot be seen;", "Point", v)
+		case m.Want == engine.Empty && last:
+			p = phrase("take the {{.Stone}} stone off {{.Point}}.", "Stone", stoneWord(m.Seen), "Point", v)
 		case m.Want == engine.Empty:
-			parts = append(parts, fmt.Sprintf("take the %s stone off %s", m.Seen, v))
+			p = phrase("take the {{.Stone}} stone off {{.Point}};", "Stone", stoneWord(m.Seen), "Point", v)
+		case m.Seen == engine.Empty && last:
+			p = phrase("put the {{.Stone}} stone back on {{.Point}}.", "Stone", stoneWord(m.Want), "Point", v)
 		case m.Seen == engine.Empty:
-			parts = append(parts, fmt.Sprintf("put the %s stone back on %s", m.Want, v))
+			p = phrase("put the {{.Stone}} stone back on {{.Point}};", "Stone", stoneWord(m.Want), "Point", v)
+		case last:
+			p = phrase("{{.Point}} should hold a {{.Want}} stone, not a {{.Seen}} one.", "Point", v, "Want", stoneWord(m.Want), "Seen", stoneWord(m.Seen))
 		default:
-			parts = append(parts, fmt.Sprintf("%s should hold a %s stone, not a %s one", v, m.Want, m.Seen))
+			p = phrase("{{.Point}} should hold a {{.Want}} stone, not a {{.Seen}} one;", "Point", v, "Want", stoneWord(m.Want), "Seen", stoneWord(m.Seen))
 		}
+		out = append(out, p)
 	}
-	return strings.Join(parts, "; ")
+	return out
 }
 
 // maxListed is how many points a banner names before it summarises the rest.
 const maxListed = 8
 
-// differsMessage is the banner for a board that does not match the game. Long lists are cut
-// (the verdict's Points keep every point for the screen).
-func differsMessage(size int, why string, ms []mismatch) string {
-	shown, more := ms, ""
+// differsSays is the banner for a board that does not match the game: where, why (phrases ending
+// with "."), and the fix. Long lists are cut (the verdict's Points keep every point for the screen).
+func differsSays(size int, why []Phrase, ms []mismatch) []Phrase {
+	shown := ms
 	if len(ms) > maxListed {
 		shown = ms[:maxListed]
-		more = fmt.Sprintf(" and %d more", len(ms)-maxListed)
 	}
-	msg := "Board differs from the game at " + vertices(size, pointsOf(shown)) + more
-	if why != "" {
-		msg += ": " + why
+	pts := vertices(size, pointsOf(shown))
+	more := fmt.Sprint(len(ms) - len(shown))
+	var says []Phrase
+	switch {
+	case len(ms) > len(shown) && len(why) > 0:
+		says = append(says, phrase("Board differs from the game at {{.Points}} and {{.More}} more:", "Points", pts, "More", more))
+	case len(ms) > len(shown):
+		says = append(says, phrase("Board differs from the game at {{.Points}} and {{.More}} more.", "Points", pts, "More", more))
+	case len(why) > 0:
+		says = append(says, phrase("Board differs from the game at {{.Points}}:", "Points", pts))
+	default:
+		says = append(says, phrase("Board differs from the game at {{.Points}}.", "Points", pts))
 	}
-	return msg + ". To fix: " + fixes(size, shown) + more + "."
+	says = append(says, why...)
+	says = append(says, phrase("To fix:"))
+	says = append(says, fixes(size, shown)...)
+	if len(ms) > len(shown) {
+		says = append(says, phrase("The other {{.More}} points likewise.", "More", more))
+	}
+	return says
+}
+
+// wrongColour says why a stone of colour placed is wrong when it is c's move.
+func wrongColour(placed, c engine.Color) []Phrase {
+	return []Phrase{phrase("a {{.Stone}} stone was placed but it is {{.Color}}'s move.", "Stone", stoneWord(placed), "Color", title(c))}
+}
+
+// restDiffers says that c's new stone on point is seen but the rest of the board differs.
+func restDiffers(c engine.Color, point string) []Phrase {
+	return []Phrase{phrase("{{.Color}}'s new stone on {{.Point}} is seen, but the rest of the board does not match.", "Color", title(c), "Point", point)}
 }
 
 // sortedPoints returns ps sorted in row-major order, without duplicates.

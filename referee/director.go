@@ -169,9 +169,8 @@ func (t *Table) applyDirector(a DirectorAction, at time.Time) error {
 	// say announces the director's action, noted in the record too.
 	say := func(ps []Phrase, pts ...engine.Point) {
 		ps = withNote(ps)
-		v := Verdict{Kind: VerdictDirector, At: at, Points: pts, Says: ps, Message: sentences(ps)}
-		t.comment(v.Message)
-		t.setBanner(v)
+		t.comment(sentences(ps))
+		t.setBanner(Verdict{Kind: VerdictDirector, At: at, Points: pts, Says: ps})
 	}
 	switch a.Kind {
 	case DirectorUndo:
@@ -236,7 +235,7 @@ func (t *Table) applyDirector(a DirectorAction, at time.Time) error {
 		say([]Phrase{phrase("Director: {{.Color}}'s clock set to {{.Time}}.", "Color", title(a.Color), "Time", t.clk.Display(side).Text)})
 	case DirectorEnd:
 		t.comment("Director: the game ends with the result " + a.Result + note)
-		t.end(a.Result, at, "Director: the game ends: "+resultWords(a.Result)+" ("+a.Result+")"+note+".")
+		t.end(a.Result, at, withNote([]Phrase{phrase("Director: the game ends:"), resultPhrase(a.Result)}))
 		return nil
 	case DirectorRetractPass:
 		m := *t.halted.Move

@@ -3,6 +3,7 @@ package referee
 import (
 	"context"
 	"fmt"
+	"slices"
 	"time"
 
 	"tengen/engine"
@@ -27,11 +28,11 @@ func (t *Table) enterStop(at time.Time) {
 			if !t.replaying {
 				t.out().Moves = append(t.out().Moves, played.Move.GTP(size))
 			}
-			msg := fmt.Sprintf("%d: White passes once more (AGA rule 11)", played.Number)
+			says := phrase("{{.N}}: White passes once more (AGA rule 11).", "N", fmt.Sprint(played.Number))
 			if t.rules.PassStones {
-				msg += " and hands one pass stone to Black"
+				says = phrase("{{.N}}: White passes once more (AGA rule 11) and hands one pass stone to Black.", "N", fmt.Sprint(played.Number))
 			}
-			t.setBanner(Verdict{Kind: VerdictPass, Color: engine.White, At: at, MoveNumber: played.Number, Message: msg + "."})
+			t.setBanner(Verdict{Kind: VerdictPass, Color: engine.White, At: at, MoveNumber: played.Number, Says: []Phrase{says}})
 		}
 	}
 	if t.clk != nil && t.clk.State().Running {
@@ -41,7 +42,7 @@ func (t *Table) enterStop(at time.Time) {
 	if g.AllAlive() {
 		t.comment("Four passes in a row after the resumption: every stone on the board is alive (AGA rule 10).")
 		t.dead = map[engine.Point]bool{}
-		t.count(at, "Four passes in a row after the resumption: every stone is alive (AGA rule 10). ")
+		t.count(at, phrase("Four passes in a row after the resumption: every stone is alive (AGA rule 10)."))
 		return
 	}
 	t.phase = PhaseMarking
@@ -104,7 +105,7 @@ func (t *Table) applyProposal(ev *event, at time.Time) error {
 	t.propBusy = false
 	if ev.Error != "" {
 		t.setBanner(Verdict{Kind: VerdictMarking, At: at,
-			Message: "The engine could not propose the dead stones (" + ev.Error + "): mark them by touching groups."})
+			Says: []Phrase{phrase("The engine could not propose the dead stones ({{.Err}}): mark them by touching groups.", "Err", ev.Error)}})
 		return nil
 	}
 	size := t.game.Size()
@@ -121,12 +122,12 @@ func (t *Table) applyProposal(ev *event, at time.Time) error {
 	t.markingChanged()
 	t.fromProp = true
 	dead := t.deadList()
-	msg := "The engine proposes that no stone is dead."
+	says := phrase("The engine proposes that no stone is dead.")
 	if len(dead) > 0 {
-		msg = fmt.Sprintf("The engine proposes %d dead stones: %s.", len(dead), vertices(size, dead))
+		says = phrase("The engine proposes {{.N}} dead stones: {{.Points}}.", "N", fmt.Sprint(len(dead)), "Points", vertices(size, dead))
 	}
 	t.setBanner(Verdict{Kind: VerdictMarking, At: at, Points: dead,
-		Message: msg + " Both players press their clock to accept, or touch groups to change it."})
+		Says: []Phrase{says, phrase("Both players press their clock to accept, or touch groups to change it.")}})
 	return nil
 }
 
@@ -176,13 +177,13 @@ func (t *Table) applyToggle(p engine.Point, at time.Time) error {
 		}
 	}
 	t.markingChanged()
-	state := "alive"
+	args := []string{"Stone", stoneWord(t.game.At(p)), "Point", p.GTP(t.game.Size()), "N", fmt.Sprint(len(chain))}
+	says := phrase("The {{.Stone}} group at {{.Point}} ({{.N}} stones) is marked alive.", args...)
 	if dead {
-		state = "dead"
+		says = phrase("The {{.Stone}} group at {{.Point}} ({{.N}} stones) is marked dead.", args...)
 	}
 	t.setBanner(Verdict{Kind: VerdictMarking, At: at, Points: sortedPoints(chain),
-		Message: fmt.Sprintf("The %s group at %s (%d stones) is marked %s. Both players press their clock to confirm.",
-			t.game.At(p), p.GTP(t.game.Size()), len(chain), state)})
+		Says: []Phrase{says, phrase("Both players press their clock to confirm.")}})
 	return nil
 }
 
@@ -202,16 +203,17 @@ func (t *Table) applyConfirm(c engine.Color, at time.Time) error {
 	}
 	t.confirm[c] = true
 	if t.confirm[c.Opponent()] {
-		t.count(at, "")
+		t.count(at)
 		return nil
 	}
 	t.setBanner(Verdict{Kind: VerdictMarking, Color: c, At: at,
-		Message: fmt.Sprintf("%s confirms the marking; %s, press your clock to confirm too, or change the marking.", title(c), title(c.Opponent()))})
+		Says: []Phrase{phrase("{{.Color}} confirms the marking; {{.Opponent}}, press your clock to confirm too, or change the marking.",
+			"Color", title(c), "Opponent", title(c.Opponent()))}})
 	return nil
 }
 
 // count scores the agreed marking and ends the game.
-func (t *Table) count(at time.Time, prefix string) {
+func (t *Table) count(at time.Time, prefix ...Phrase) {
 	g := t.game
 	size := g.Size()
 	dead := t.deadList()
@@ -221,41 +223,17 @@ func (t *Table) count(at time.Time, prefix string) {
 		return
 	}
 	t.score = &sc
-	method := "area"
+	args := []string{"Black", fmt.Sprintf("%g", sc.Black.Total), "White", fmt.Sprintf("%g", sc.White.Total), "Komi", fmt.Sprintf("%g", g.Komi())}
+	counted := phrase("Count by area: Black {{.Black}}, White {{.White}} (komi {{.Komi}}):", args...)
 	if t.rules.Scoring == engine.TerritoryScoring {
-		method = "territory"
+		counted = phrase("Count by territory: Black {{.Black}}, White {{.White}} (komi {{.Komi}}):", args...)
 	}
-	summary := fmt.Sprintf("%sCount by %s: Black %g, White %g (komi %g): %s (%s).", prefix, method, sc.Black.Total, sc.White.Total, g.Komi(), resultWords(sc.Result), sc.Result)
+	says := append(slices.Clone(prefix), counted, resultPhrase(sc.Result))
 	if len(dead) > 0 {
 		t.comment(fmt.Sprintf("Dead stones agreed: %s.", vertices(size, dead)))
 	}
-	t.comment(summary)
-	t.end(sc.Result, at, summary)
-}
-
-// resultWords says an SGF result in words.
-func resultWords(r string) string {
-	switch {
-	case r == "0":
-		return "a draw (jigo)"
-	case r == "Void":
-		return "no result"
-	case len(r) > 2 && r[1] == '+':
-		who := "Black"
-		if r[0] == 'W' {
-			who = "White"
-		}
-		switch r[2:] {
-		case "R":
-			return who + " wins by resignation"
-		case "T":
-			return who + " wins on time"
-		case "F":
-			return who + " wins by forfeit"
-		}
-		return who + " wins by " + r[2:]
-	}
-	return r
+	t.comment(sentences(says))
+	t.end(sc.Result, at, says)
 }
 
 // Resume is a player's request to resume play after the stop because the players disagree about
@@ -288,13 +266,13 @@ func (t *Table) applyResume(req engine.Color, at time.Time) error {
 		_ = t.clk.Resume(at)
 	}
 	t.paused = false
-	rule := "AGA rule 10"
+	rule := word("AGA rule 10")
 	if t.rules.Resumption == engine.ResumeOtherThanRequester {
-		rule = "Japanese rules art. 9"
+		rule = word("Japanese rules art. 9")
 	}
 	t.comment(fmt.Sprintf("Play resumed at %s's request (%s); %s to play.", title(req), rule, title(g.ToMove())))
 	t.setBanner(Verdict{Kind: VerdictInfo, Color: req, At: at,
-		Message: fmt.Sprintf("Play resumes at %s's request (%s): %s to play.", title(req), rule, title(g.ToMove()))})
+		Says: []Phrase{phrase("Play resumes at {{.Color}}'s request ({{.Rule}}): {{.ToMove}} to play.", "Color", title(req), "Rule", rule, "ToMove", title(g.ToMove()))}})
 	if !t.replaying {
 		t.saveSGF()
 	}
@@ -320,6 +298,6 @@ func (t *Table) applyResign(c engine.Color, at time.Time) error {
 		res = "B+R"
 	}
 	t.comment(fmt.Sprintf("%s resigns.", title(c)))
-	t.end(res, at, fmt.Sprintf("%s resigns: %s wins (%s).", title(c), title(c.Opponent()), res))
+	t.end(res, at, []Phrase{phrase("{{.Color}} resigns: {{.Opponent}} wins ({{.Result}}).", "Color", title(c), "Opponent", title(c.Opponent()), "Result", res)})
 	return nil
 }

@@ -37,6 +37,14 @@ func newHarness(tb testing.TB, size int, mod func(*Options)) *harness {
 	if mod != nil {
 		mod(&h.opts)
 	}
+	// Every verdict says phrases a screen can translate.
+	onVerdict := h.opts.OnVerdict
+	h.opts.OnVerdict = func(v Verdict) {
+		checkVerdict(tb, v)
+		if onVerdict != nil {
+			onVerdict(v)
+		}
+	}
 	h.board = []byte(strings.Repeat(".", size*size))
 	h.reopen()
 	return h

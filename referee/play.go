@@ -18,11 +18,11 @@ import (
 func title(c engine.Color) string {
 	switch c {
 	case engine.Black:
-		return "Black"
+		return word("Black")
 	case engine.White:
-		return "White"
+		return word("White")
 	}
-	return "Nobody"
+	return word("Nobody")
 }
 
 func later(a, b time.Time) time.Time {
@@ -114,17 +114,18 @@ func (t *Table) applySetup(s Setup, at time.Time) error {
 	t.setup, t.rules, t.game, t.clk = s, rules, g, clk
 	t.phase = PhaseReady
 	size := g.Size()
-	var msg string
+	var says Phrase
 	switch {
 	case s.Handicap >= 2 && s.FreeHandicap:
-		msg = fmt.Sprintf("Game set up. Black places %d handicap stones anywhere; then press a clock to start White's clock.", s.Handicap)
+		says = phrase("Game set up. Black places {{.N}} handicap stones anywhere; then press a clock to start White's clock.",
+			"N", fmt.Sprint(s.Handicap))
 	case s.Handicap >= 2:
-		msg = fmt.Sprintf("Game set up. Black places %d handicap stones on %s; then press a clock to start White's clock.",
-			s.Handicap, vertices(size, g.Handicap()))
+		says = phrase("Game set up. Black places {{.N}} handicap stones on {{.Points}}; then press a clock to start White's clock.",
+			"N", fmt.Sprint(s.Handicap), "Points", vertices(size, g.Handicap()))
 	default:
-		msg = "Game set up. The board must be empty; press a clock to start Black's clock."
+		says = phrase("Game set up. The board must be empty; press a clock to start Black's clock.")
 	}
-	t.setBanner(Verdict{Kind: VerdictInfo, Message: msg, At: at, Points: g.Handicap()})
+	t.setBanner(Verdict{Kind: VerdictInfo, Says: []Phrase{says}, At: at, Points: g.Handicap()})
 	if !t.replaying {
 		t.saveSGF()
 	}
@@ -238,7 +239,7 @@ func (t *Table) applyObs(o observe.Observation) error {
 				t.capture = nil
 				played, err := t.game.Play(c.Move)
 				if err != nil {
-					t.refuseQueue(o.Time, "since the move could not be played")
+					t.refuseQueue(o.Time, word("since the move could not be played"))
 					return err
 				}
 				before := t.game.MoveNumber()
@@ -248,9 +249,9 @@ func (t *Table) applyObs(o observe.Observation) error {
 			case fits(o.Size, c.Before, o):
 				t.capture = nil
 				t.setBanner(Verdict{Kind: VerdictInfo, Color: c.Move.Color, At: o.Time,
-					Message: fmt.Sprintf("%s took the stone at %s back: still %s to play.", title(c.Move.Color),
-						c.Move.Point.GTP(t.game.Size()), title(c.Move.Color))})
-				t.refuseQueue(o.Time, "since the capturing stone was taken back")
+					Says: []Phrase{phrase("{{.Color}} took the stone at {{.Point}} back: still {{.Color}} to play.",
+						"Color", title(c.Move.Color), "Point", c.Move.Point.GTP(t.game.Size()))}})
+				t.refuseQueue(o.Time, word("since the capturing stone was taken back"))
 			}
 			return nil
 		}
@@ -261,7 +262,7 @@ func (t *Table) applyObs(o observe.Observation) error {
 			t.differs = nil
 			t.seenOn(o)
 			t.setBanner(Verdict{Kind: VerdictInfo, At: o.Time,
-				Message: fmt.Sprintf("The board matches the game again: %s to play.", title(t.game.ToMove()))})
+				Says: []Phrase{phrase("The board matches the game again: {{.Color}} to play.", "Color", title(t.game.ToMove()))}})
 		}
 	case PhaseMarking:
 		chains := t.removedChains(o)
@@ -277,8 +278,8 @@ func (t *Table) applyObs(o observe.Observation) error {
 		}
 		t.markingChanged()
 		t.setBanner(Verdict{Kind: VerdictMarking, At: o.Time, Points: sortedPoints(all),
-			Message: fmt.Sprintf("Stones taken off the board count as dead: %s. Both players press their clock to confirm.",
-				vertices(t.game.Size(), sortedPoints(all)))})
+			Says: []Phrase{phrase("Stones taken off the board count as dead: {{.Points}}. Both players press their clock to confirm.",
+				"Points", vertices(t.game.Size(), sortedPoints(all)))}})
 	}
 	return nil
 }
@@ -339,11 +340,11 @@ func (t *Table) Press(p clock.Press) error {
 // press is, and the verdict that settles it.
 func (t *Table) waitingBanner() {
 	p := t.pending
-	msg := "Checking the move… keep hands off the board."
+	says := phrase("Checking the move… keep hands off the board.")
 	if p.Start {
-		msg = "Checking the starting position… keep hands off the board."
+		says = phrase("Checking the starting position… keep hands off the board.")
 	}
-	t.setBanner(Verdict{Kind: VerdictWaiting, Color: p.Color, At: p.At, Message: msg})
+	t.setBanner(Verdict{Kind: VerdictWaiting, Color: p.Color, At: p.At, Says: []Phrase{says}})
 }
 
 // Presses made while an earlier press is still being checked (the board not yet still, or a
@@ -385,11 +386,19 @@ func (t *Table) applyPress(p clock.Press, at time.Time) error {
 func pressName(b clock.Button) string {
 	switch b {
 	case clock.BlackClock:
-		return "Black's clock press"
+		return word("Black's clock press")
 	case clock.WhiteClock:
-		return "White's clock press"
+		return word("White's clock press")
 	}
-	return "the pass"
+	return word("the pass")
+}
+
+// pressTitle is pressName at the start of a sentence: "Black's clock press", "The pass".
+func pressTitle(b clock.Button) string {
+	if b == clock.PassButton {
+		return word("The pass")
+	}
+	return pressName(b)
 }
 
 // busyFor reports whether p must wait behind an earlier press: one is being checked or already
@@ -409,33 +418,29 @@ func (t *Table) busyFor(p clock.Press) bool {
 func (t *Table) enqueue(p clock.Press, at time.Time) {
 	if len(t.queue) >= maxQueued {
 		t.setBanner(Verdict{Kind: VerdictInfo, At: at,
-			Message: fmt.Sprintf("%s was not counted: %d presses are waiting already for the board to be checked. Keep hands off the board.",
-				upper(pressName(p.Button)), len(t.queue))})
+			Says: []Phrase{phrase("{{.Press}} was not counted: {{.N}} presses are waiting already for the board to be checked. Keep hands off the board.",
+				"Press", pressTitle(p.Button), "N", fmt.Sprint(len(t.queue)))}})
 		return
 	}
 	t.queue = append(t.queue, p)
 	if c := t.capture; c != nil && t.pending == nil {
-		who := upper(pressName(p.Button))
+		who := pressTitle(p.Button)
 		if p.Button == clock.PassButton {
-			who = title(c.Move.Color.Opponent()) + "'s pass"
+			who = word("White's pass")
+			if c.Move.Color == engine.White {
+				who = word("Black's pass")
+			}
 		}
 		t.setBanner(Verdict{Kind: VerdictRemoveCaptures, Color: c.Move.Color, At: at, Points: c.Captured,
-			Message: fmt.Sprintf("First remove the captured stones at %s. %s waits until then.", vertices(t.game.Size(), c.Captured), who)})
+			Says: []Phrase{phrase("First remove the captured stones at {{.Points}}. {{.Press}} waits until then.",
+				"Points", vertices(t.game.Size(), c.Captured), "Press", who)}})
 		return
 	}
-	what := "the move"
+	says := phrase("{{.Press}} waits until the move is checked… keep hands off the board.", "Press", pressTitle(p.Button))
 	if t.pending != nil && t.pending.Start {
-		what = "the starting position"
+		says = phrase("{{.Press}} waits until the starting position is checked… keep hands off the board.", "Press", pressTitle(p.Button))
 	}
-	t.setBanner(Verdict{Kind: VerdictWaiting, At: at,
-		Message: fmt.Sprintf("%s waits until %s is checked… keep hands off the board.", upper(pressName(p.Button)), what)})
-}
-
-func upper(s string) string {
-	if s == "" {
-		return s
-	}
-	return strings.ToUpper(s[:1]) + s[1:]
+	t.setBanner(Verdict{Kind: VerdictWaiting, At: at, Says: []Phrase{says}})
 }
 
 // afterCheck is called when a press or capture being checked is settled. If it counted (the game
@@ -444,9 +449,9 @@ func upper(s string) string {
 func (t *Table) afterCheck(counted bool, now time.Time) {
 	for len(t.queue) > 0 && t.pending == nil && t.capture == nil {
 		if !counted || t.phase != PhasePlaying {
-			why := "since the press before did not count"
+			why := word("since the press before did not count")
 			if counted {
-				why = "since the game is no longer in play"
+				why = word("since the game is no longer in play")
 			}
 			t.refuseQueue(now, why)
 			return
@@ -470,6 +475,9 @@ func (t *Table) refuseQueue(at time.Time, why string) {
 	names := make([]string, len(t.queue))
 	for i, p := range t.queue {
 		names[i] = pressName(p.Button)
+		if i == 0 {
+			names[i] = pressTitle(p.Button)
+		}
 	}
 	t.queue = nil
 	v := t.banner
@@ -477,8 +485,8 @@ func (t *Table) refuseQueue(at time.Time, why string) {
 		v.Kind = VerdictInfo
 	}
 	v.At = later(v.At, at)
-	v.Message = strings.TrimSpace(v.Message + fmt.Sprintf(" (%s made while the board was being checked: not counted, %s. Press again if needed.)",
-		upper(strings.Join(names, ", ")), why))
+	v.Says = append(slices.Clone(v.Says), phrase("({{.Presses}} made while the board was being checked: not counted, {{.Why}}. Press again if needed.)",
+		"Presses", strings.Join(names, ", "), "Why", why))
 	t.setBanner(v)
 }
 
@@ -503,7 +511,7 @@ func (t *Table) pressNow(p clock.Press, at, now time.Time) error {
 	deadline := later(at, now).Add(t.opts.PressWait)
 	switch t.phase {
 	case PhaseSetup:
-		t.setBanner(Verdict{Kind: VerdictInfo, At: at, Message: "Set up the game first."})
+		t.setBanner(Verdict{Kind: VerdictInfo, At: at, Says: []Phrase{phrase("Set up the game first.")}})
 	case PhaseReady:
 		if c == engine.Empty {
 			return nil // the set-up banner already says a clock press starts the game
@@ -513,8 +521,8 @@ func (t *Table) pressNow(p clock.Press, at, now time.Time) error {
 		g := t.game
 		if t.capture != nil {
 			t.setBanner(Verdict{Kind: VerdictRemoveCaptures, Color: t.capture.Move.Color, At: at,
-				Points: t.capture.Captured, Message: fmt.Sprintf("First remove the captured stones at %s.",
-					vertices(g.Size(), t.capture.Captured))})
+				Points: t.capture.Captured, Says: []Phrase{phrase("First remove the captured stones at {{.Points}}.",
+					"Points", vertices(g.Size(), t.capture.Captured))}})
 			return nil
 		}
 		d := t.decide(p)
@@ -526,7 +534,7 @@ func (t *Table) pressNow(p clock.Press, at, now time.Time) error {
 		case d.Action == clock.Ignore && d.Reason == clock.NotToMove:
 			t.strayPress = c
 			t.setBanner(Verdict{Kind: VerdictNotYourTurn, Color: c, At: at,
-				Message: fmt.Sprintf("It is %s's turn: %s's clock press changes nothing.", title(g.ToMove()), title(c))})
+				Says: []Phrase{phrase("It is {{.ToMove}}'s turn: {{.Color}}'s clock press changes nothing.", "ToMove", title(g.ToMove()), "Color", title(c))}})
 			return nil
 		case d.Action == clock.Ignore && p.Button == clock.PassButton:
 			// The clocks are paused (after a restart): a pass still counts and restarts them.
@@ -536,7 +544,7 @@ func (t *Table) pressNow(p clock.Press, at, now time.Time) error {
 		// counts and restarts them.
 		t.pending = &pendingPress{Color: c, At: at, Deadline: deadline}
 	case PhaseHalted:
-		t.setBanner(Verdict{Kind: VerdictInfo, At: at, Message: "Play is halted: the director must rule before play continues."})
+		t.setBanner(Verdict{Kind: VerdictInfo, At: at, Says: []Phrase{phrase("Play is halted: the director must rule before play continues.")}})
 	case PhaseMarking:
 		if c != engine.Empty {
 			return t.applyConfirm(c, at)
@@ -582,10 +590,10 @@ func (t *Table) previous() []observe.Observation {
 	return t.seenReads
 }
 
-func (t *Table) boardDiffers(c engine.Color, why string, ms []mismatch, at time.Time) {
+func (t *Table) boardDiffers(c engine.Color, why []Phrase, ms []mismatch, at time.Time) {
 	t.differs = pointsOf(ms)
 	t.setBanner(Verdict{Kind: VerdictBoardDiffers, Color: c, At: at, Points: pointsOf(ms),
-		Message: differsMessage(t.game.Size(), why, ms)})
+		Says: differsSays(t.game.Size(), why, ms)})
 }
 
 func (t *Table) startGame(o observe.Observation, at time.Time) {
@@ -605,26 +613,28 @@ func (t *Table) startGame(o observe.Observation, at time.Time) {
 		}
 		if len(whites) > 0 || len(blacks) != t.setup.Handicap {
 			ms := whites
-			msg := fmt.Sprintf("Black places exactly %d handicap stones and no white stone is on the board (seen %d black, %d white)",
-				t.setup.Handicap, len(blacks), len(whites))
+			why := []Phrase{phrase("Black places exactly {{.N}} handicap stones and no white stone is on the board (seen {{.Black}} black, {{.White}} white).",
+				"N", fmt.Sprint(t.setup.Handicap), "Black", fmt.Sprint(len(blacks)), "White", fmt.Sprint(len(whites)))}
 			if len(ms) == 0 {
 				t.differs = nil
-				t.setBanner(Verdict{Kind: VerdictBoardDiffers, At: at, Points: blacks, Message: msg + "."})
+				t.setBanner(Verdict{Kind: VerdictBoardDiffers, At: at, Points: blacks, Says: why})
 				return
 			}
-			t.boardDiffers(engine.Empty, msg, ms, at)
+			t.boardDiffers(engine.Empty, why, ms, at)
 			return
 		}
 		if err := g.PlaceFreeHandicap(blacks); err != nil {
-			t.setBanner(Verdict{Kind: VerdictBoardDiffers, At: at, Points: blacks, Message: "The handicap stones cannot be placed: " + err.Error()})
+			t.setBanner(Verdict{Kind: VerdictBoardDiffers, At: at, Points: blacks,
+				Says: []Phrase{phrase("The handicap stones cannot be placed: {{.Err}}.", "Err", strings.TrimSuffix(err.Error(), "."))}})
 			return
 		}
 	} else if ms := changes(size, g.Board(), o); len(ms) > 0 {
-		why := "the game starts from an empty board"
+		why := phrase("the game starts from an empty board.")
 		if h := g.Handicap(); len(h) > 0 {
-			why = fmt.Sprintf("the game starts with exactly the %d handicap stones on %s (AGA rule 4)", len(h), vertices(size, h))
+			why = phrase("the game starts with exactly the {{.N}} handicap stones on {{.Points}} (AGA rule 4).",
+				"N", fmt.Sprint(len(h)), "Points", vertices(size, h))
 		}
-		t.boardDiffers(engine.Empty, why, ms, at)
+		t.boardDiffers(engine.Empty, []Phrase{why}, ms, at)
 		return
 	}
 	t.differs = nil
@@ -641,7 +651,7 @@ func (t *Table) startGame(o observe.Observation, at time.Time) {
 	if h := g.Handicap(); len(h) > 0 && t.setup.FreeHandicap {
 		t.comment(fmt.Sprintf("Free handicap stones: %s", vertices(size, h)))
 	}
-	t.setBanner(Verdict{Kind: VerdictInfo, At: at, Message: fmt.Sprintf("The game has started: %s to play.", title(g.ToMove()))})
+	t.setBanner(Verdict{Kind: VerdictInfo, At: at, Says: []Phrase{phrase("The game has started: {{.Color}} to play.", "Color", title(g.ToMove()))}})
 	if !t.replaying {
 		t.saveSGF()
 	}
@@ -658,7 +668,7 @@ func (t *Table) evaluate(c engine.Color, o observe.Observation, at time.Time) {
 	size := g.Size()
 	r, err := infer.RankSince(g, c, o, t.previous()...)
 	if err != nil {
-		t.boardDiffers(c, err.Error(), diff(size, g.Board(), o), at)
+		t.boardDiffers(c, []Phrase{errPhrase(err)}, diff(size, g.Board(), o), at)
 		return
 	}
 	b := r.Best
@@ -671,9 +681,9 @@ func (t *Table) evaluate(c engine.Color, o observe.Observation, at time.Time) {
 	case b.Kind == infer.NoChange:
 		// A slip that records nothing is said as the likeliest explanation, decisive or not.
 		t.setBanner(Verdict{Kind: VerdictNoChange, Color: c, At: at,
-			Message: fmt.Sprintf("No new stone on the board: %s, place your stone and press your clock again, or press pass.", title(c))})
+			Says: []Phrase{phrase("No new stone on the board: {{.Color}}, place your stone and press your clock again, or press pass.", "Color", title(c))}})
 	case b.Kind == infer.WrongColor:
-		t.boardDiffers(c, fmt.Sprintf("a %s stone was placed but it is %s's move", b.Move.Color, title(c)),
+		t.boardDiffers(c, wrongColour(b.Move.Color, c),
 			[]mismatch{{P: b.Move.Point, Want: engine.Empty, Seen: b.Move.Color}}, at)
 	case !r.Decisive():
 		t.unclear(c, o, r, at)
@@ -721,28 +731,28 @@ func (t *Table) playSeen(r infer.Ranking, o observe.Observation, at time.Time) {
 		return
 	}
 	if len(left) < len(ms) {
-		t.boardDiffers(c, fmt.Sprintf("%s's new stone on %s is seen, but the rest of the board does not match", title(c), m.Point.GTP(size)), ms, at)
+		t.boardDiffers(c, restDiffers(c, m.Point.GTP(size)), ms, at)
 		return
 	}
 	if len(left) > 0 {
 		t.capture = &pendingCapture{Move: m, At: at, Before: before, After: after, Captured: left}
 		t.differs = nil
 		t.setBanner(Verdict{Kind: VerdictRemoveCaptures, Color: c, At: at, Points: left,
-			Message: fmt.Sprintf("%s %s captures %d: remove the captured stones at %s. The move counts once they are off the board.",
-				title(c), m.Point.GTP(size), len(b.Captured), vertices(size, left))})
+			Says: []Phrase{phrase("{{.Color}} {{.Point}} captures {{.N}}: remove the captured stones at {{.Points}}. The move counts once they are off the board.",
+				"Color", title(c), "Point", m.Point.GTP(size), "N", fmt.Sprint(len(b.Captured)), "Points", vertices(size, left))}})
 		return
 	}
 	played, err := g.Play(m)
 	if err != nil {
-		t.boardDiffers(c, err.Error(), ms, at)
+		t.boardDiffers(c, []Phrase{errPhrase(err)}, ms, at)
 		return
 	}
 	t.accept(played, at, "")
 	t.seenOn(o)
 	if b.Kind == infer.MoveThenNext && t.phase == PhasePlaying && t.banner.Kind == VerdictMove {
 		v := t.banner
-		v.Message += fmt.Sprintf(" %s's stone on %s is seen already: %s, press your clock.",
-			title(c.Opponent()), b.Next.GTP(size), title(c.Opponent()))
+		v.Says = append(slices.Clone(v.Says), phrase("{{.Color}}'s stone on {{.Point}} is seen already: {{.Color}}, press your clock.",
+			"Color", title(c.Opponent()), "Point", b.Next.GTP(size)))
 		t.setBanner(v)
 	}
 }
@@ -806,24 +816,24 @@ func (t *Table) differsFromAll(c engine.Color, o observe.Observation, r infer.Ra
 	ad := added(ms)
 	switch {
 	case len(ms) == 0:
-		t.boardDiffers(c, "", misfitsOf(size, nil, r.Misfits, r.Best.Board(size, before)), at)
+		t.boardDiffers(c, nil, misfitsOf(size, nil, r.Misfits, r.Best.Board(size, before)), at)
 	case len(ad) == 0:
-		t.boardDiffers(c, "no new stone was placed, but stones changed", ms, at)
+		t.boardDiffers(c, []Phrase{phrase("no new stone was placed, but stones changed.")}, ms, at)
 	case len(ad) > 1:
-		t.boardDiffers(c, fmt.Sprintf("%d new stones at once; a move is one stone", len(ad)), ms, at)
+		t.boardDiffers(c, []Phrase{phrase("{{.N}} new stones at once; a move is one stone.", "N", fmt.Sprint(len(ad)))}, ms, at)
 	case ad[0].Seen != c:
-		t.boardDiffers(c, fmt.Sprintf("a %s stone was placed but it is %s's move", ad[0].Seen, title(c)), ms, at)
+		t.boardDiffers(c, wrongColour(ad[0].Seen, c), ms, at)
 	default:
 		m := engine.Move{Color: c, Point: ad[0].P}
 		if _, err := g.Play(m); err != nil {
-			t.boardDiffers(c, err.Error(), ms, at)
+			t.boardDiffers(c, []Phrase{errPhrase(err)}, ms, at)
 			return
 		}
 		rest := changes(size, g.Board(), o)
 		if err := g.Undo(); err != nil {
 			t.log.Error("undo of a tentative move", "err", err)
 		}
-		t.boardDiffers(c, fmt.Sprintf("%s's new stone on %s is seen, but the rest of the board does not match", title(c), m.Point.GTP(size)), rest, at)
+		t.boardDiffers(c, restDiffers(c, m.Point.GTP(size)), rest, at)
 	}
 }
 
@@ -842,13 +852,12 @@ func (t *Table) illegal(m engine.Move, ime *engine.IllegalMoveError, at time.Tim
 		t.pauseClock(at)
 		t.comment(fmt.Sprintf("Illegal move %s: %s. Play halted for the director.", m.GTP(size), sentence))
 		says := []Phrase{illegalPhrase(ime), phrase("Play is halted and the clocks are stopped: call the director.")}
-		t.setBanner(Verdict{Kind: VerdictIllegal, Color: m.Color, At: at, Points: pts,
-			Message: "Illegal move: " + sentences(says), Says: says})
+		t.setBanner(Verdict{Kind: VerdictIllegal, Color: m.Color, At: at, Points: pts, Says: says})
 		return
 	}
 	played, err := g.RetractAndPass(m)
 	if err != nil {
-		t.boardDiffers(m.Color, err.Error(), []mismatch{{P: m.Point, Want: engine.Empty, Seen: m.Color}}, at)
+		t.boardDiffers(m.Color, []Phrase{errPhrase(err)}, []mismatch{{P: m.Point, Want: engine.Empty, Seen: m.Color}}, at)
 		return
 	}
 	t.accept(played, at, fmt.Sprintf("Illegal move %s retracted (rule 8 policy): %s", m.GTP(size), sentence))
@@ -866,13 +875,9 @@ func (t *Table) illegal(m engine.Move, ime *engine.IllegalMoveError, at time.Tim
 		t.differs = []engine.Point{m.Point}
 	} else {
 		// The retraction's pass stopped the game: say that too.
-		if len(t.banner.Says) > 0 {
-			says = append(says, t.banner.Says...)
-		} else if t.banner.Message != "" {
-			says = append(says, phrase(t.banner.Message))
-		}
+		says = append(says, t.banner.Says...)
 	}
-	t.setBanner(Verdict{Kind: VerdictIllegal, Color: m.Color, At: at, Points: pts, Message: "Illegal move: " + sentences(says), Says: says})
+	t.setBanner(Verdict{Kind: VerdictIllegal, Color: m.Color, At: at, Points: pts, Says: says})
 }
 
 func (t *Table) pass(at time.Time) error {
@@ -880,7 +885,7 @@ func (t *Table) pass(at time.Time) error {
 	c := g.ToMove()
 	played, err := g.Play(engine.Move{Color: c, Pass: true})
 	if err != nil {
-		t.setBanner(Verdict{Kind: VerdictInfo, Color: c, At: at, Message: err.Error()})
+		t.setBanner(Verdict{Kind: VerdictInfo, Color: c, At: at, Says: []Phrase{errPhrase(err)}})
 		return nil
 	}
 	t.accept(played, at, "")
@@ -924,19 +929,21 @@ func (t *Table) accept(played engine.Played, at time.Time, comment string) {
 	v := Verdict{Color: c, At: at, MoveNumber: played.Number}
 	if played.Move.Pass {
 		v.Kind = VerdictPass
-		v.Message = fmt.Sprintf("%d: %s passes", played.Number, title(c))
+		says := phrase("{{.N}}: {{.Color}} passes.", "N", fmt.Sprint(played.Number), "Color", title(c))
 		if t.rules.PassStones {
-			v.Message += fmt.Sprintf(" and hands one pass stone to %s", title(c.Opponent()))
+			says = phrase("{{.N}}: {{.Color}} passes and hands one pass stone to {{.Opponent}}.",
+				"N", fmt.Sprint(played.Number), "Color", title(c), "Opponent", title(c.Opponent()))
 		}
-		v.Message += "."
+		v.Says = []Phrase{says}
 	} else {
 		v.Kind = VerdictMove
 		v.Points = []engine.Point{played.Move.Point}
-		v.Message = fmt.Sprintf("%d: %s %s", played.Number, title(c), played.Move.Point.GTP(size))
+		says := phrase("{{.N}}: {{.Color}} {{.Point}}.", "N", fmt.Sprint(played.Number), "Color", title(c), "Point", played.Move.Point.GTP(size))
 		if n := len(played.Captured); n > 0 {
-			v.Message += fmt.Sprintf(", capturing %d (%s)", n, vertices(size, sortedPoints(played.Captured)))
+			says = phrase("{{.N}}: {{.Color}} {{.Point}}, capturing {{.Count}} ({{.Points}}).", "N", fmt.Sprint(played.Number),
+				"Color", title(c), "Point", played.Move.Point.GTP(size), "Count", fmt.Sprint(n), "Points", vertices(size, sortedPoints(played.Captured)))
 		}
-		v.Message += "."
+		v.Says = []Phrase{says}
 	}
 	t.setBanner(v)
 	if g.Phase() == engine.Stopped {
@@ -986,9 +993,9 @@ func (t *Table) applyTimeout(at time.Time) error {
 	}
 	t.pending = nil
 	t.setBanner(Verdict{Kind: VerdictNotSeen, Color: p.Color, At: at,
-		Message: fmt.Sprintf("The board could not be seen clearly for %v (hands over it?): keep hands off the board and press the clock again.",
-			t.opts.PressWait.Round(time.Second))})
-	t.refuseQueue(at, "since the press before did not count")
+		Says: []Phrase{phrase("The board could not be seen clearly for {{.Time}} (hands over it?): keep hands off the board and press the clock again.",
+			"Time", t.opts.PressWait.Round(time.Second).String())}})
+	t.refuseQueue(at, word("since the press before did not count"))
 	return nil
 }
 
@@ -1124,11 +1131,12 @@ func (t *Table) timeLoss(c engine.Color, at time.Time) {
 		res = "W+T"
 	}
 	t.comment(fmt.Sprintf("%s's time ran out.", title(c)))
-	t.end(res, at, fmt.Sprintf("%s's time ran out: %s wins on time (%s).", title(c), title(c.Opponent()), res))
+	t.end(res, at, []Phrase{phrase("{{.Color}}'s time ran out: {{.Opponent}} wins on time ({{.Result}}).",
+		"Color", title(c), "Opponent", title(c.Opponent()), "Result", res)})
 }
 
 // end finishes the game with a result.
-func (t *Table) end(result string, at time.Time, msg string) {
+func (t *Table) end(result string, at time.Time, says []Phrase) {
 	g := t.game
 	var err error
 	if result == "Void" {
@@ -1147,7 +1155,7 @@ func (t *Table) end(result string, at time.Time, msg string) {
 	t.propBusy = false
 	t.phase = PhaseEnded
 	t.result = result
-	t.setBanner(Verdict{Kind: VerdictResult, At: at, Message: msg})
+	t.setBanner(Verdict{Kind: VerdictResult, At: at, Says: says})
 	if !t.replaying {
 		t.saveSGF()
 		t.fileGame()
@@ -1174,7 +1182,7 @@ func (t *Table) applyResumeClocks(at time.Time) error {
 		}
 	}
 	t.paused = false
-	t.setBanner(Verdict{Kind: VerdictInfo, At: at, Message: fmt.Sprintf("Clocks running: %s to play.", title(t.game.ToMove()))})
+	t.setBanner(Verdict{Kind: VerdictInfo, At: at, Says: []Phrase{phrase("Clocks running: {{.Color}} to play.", "Color", title(t.game.ToMove()))}})
 	return nil
 }
 
@@ -1186,7 +1194,7 @@ func (t *Table) applyRecovered(at time.Time) error {
 	t.paused = true
 	c := t.game.ToMove()
 	t.setBanner(Verdict{Kind: VerdictInfo, At: at,
-		Message: fmt.Sprintf("The kiosk restarted and the clocks are paused. %s to play: make your move and press your clock (or %s presses to restart %s's clock).",
-			title(c), title(c.Opponent()), title(c))})
+		Says: []Phrase{phrase("The kiosk restarted and the clocks are paused. {{.Color}} to play: make your move and press your clock (or {{.Opponent}} presses to restart {{.Color}}'s clock).",
+			"Color", title(c), "Opponent", title(c.Opponent()))}})
 	return nil
 }

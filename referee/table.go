@@ -488,8 +488,12 @@ func (t *Table) parsePoint(s string) (engine.Point, error) {
 
 // setBanner makes v the current message and adds it to the history and the outputs.
 func (t *Table) setBanner(v Verdict) {
-	if v.Message == "" && len(v.Says) > 0 {
+	// Message is the English of what the verdict says: one source for each sentence.
+	if len(v.Says) > 0 {
 		v.Message = sentences(v.Says)
+		if v.Kind == VerdictIllegal {
+			v.Message = "Illegal move: " + v.Message
+		}
 	}
 	if t.game != nil && v.MoveNumber == 0 {
 		v.MoveNumber = t.game.MoveNumber()
@@ -703,7 +707,8 @@ func (t *Table) NewGame(at time.Time) error {
 	t.confirm = [3]bool{}
 	t.score, t.result, t.gamePath, t.recovery = nil, "", "", ""
 	t.history = nil
-	t.banner = Verdict{Kind: VerdictInfo, At: at, Message: "The last game is filed. Set up the next game."}
+	says := []Phrase{phrase("The last game is filed. Set up the next game.")}
+	t.banner = Verdict{Kind: VerdictInfo, At: at, Says: says, Message: sentences(says)}
 	t.bump()
 	return nil
 }

@@ -2,10 +2,14 @@ package ui
 
 import (
 	"encoding/json"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"os"
 	"path/filepath"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -61,15 +65,61 @@ func literalArgs(t *testing.T, pattern, fn string) []string {
 	return out
 }
 
-// verdictKeys returns what the screens translate of the referee's verdicts: the phrases the referee
-// says (every phrase("...") in its sources) and the rules engine's illegal-move sentences and the
-// articles they cite, for every preset and reason.
-func verdictKeys(t *testing.T) []string {
+// refereeTemplates parses the referee's non-test sources and returns the literal first arguments
+// of every call to phrase (the templates of the verdicts' sentences) and to word (the words a
+// screen translates in word fields: colours, presses, reasons). A call to either with anything
+// but a string literal is an error: its text could escape the translations.
+func refereeTemplates(t *testing.T) (templates, words []string) {
 	t.Helper()
-	keys := literalArgs(t, filepath.Join("..", "referee", "*.go"), "phrase")
-	if len(keys) < 20 {
-		t.Fatalf("only %d referee phrases found", len(keys))
+	files, err := filepath.Glob(filepath.Join("..", "referee", "*.go"))
+	if err != nil {
+		t.Fatal(err)
 	}
+	fset := token.NewFileSet()
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		file, err := parser.ParseFile(fset, f, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ast.Inspect(file, func(n ast.Node) bool {
+			call, ok := n.(*ast.CallExpr)
+			if !ok {
+				return true
+			}
+			id, ok := call.Fun.(*ast.Ident)
+			if !ok || (id.Name != "phrase" && id.Name != "word") || len(call.Args) == 0 {
+				return true
+			}
+			lit, ok := call.Args[0].(*ast.BasicLit)
+			if !ok || lit.Kind != token.STRING {
+				t.Errorf("%s: %s called without a string literal: its text cannot be translated", fset.Position(call.Pos()), id.Name)
+				return true
+			}
+			s, err := strconv.Unquote(lit.Value)
+			if err != nil {
+				t.Fatalf("%s: %v", fset.Position(lit.Pos()), err)
+			}
+			if id.Name == "phrase" {
+				templates = append(templates, s)
+			} else {
+				words = append(words, s)
+			}
+			return true
+		})
+	}
+	if len(templates) < 50 || len(words) < 5 {
+		t.Fatalf("only %d referee phrases and %d words found", len(templates), len(words))
+	}
+	return templates, words
+}
+
+// illegalTemplates returns the rules engine's illegal-move sentences as the referee says them
+// (illegalPhrase) and the articles they cite, for every preset, reason and case.
+func illegalTemplates(t *testing.T) (templates, rules []string) {
+	t.Helper()
 	for _, name := range engine.PresetNames() {
 		r, err := engine.Preset(name)
 		if err != nil {
@@ -79,11 +129,22 @@ func verdictKeys(t *testing.T) []string {
 			for _, owed := range []bool{false, true} {
 				e := &engine.IllegalMoveError{Reason: reason, Rules: r.Name, Owed: owed, Move: engine.Move{Color: engine.Black}}
 				text, args := e.Sentence()
-				keys = append(keys, text+".", args["Rule"])
+				templates, rules = append(templates, text+"."), append(rules, args["Rule"])
 			}
 		}
 	}
-	return keys
+	return templates, rules
+}
+
+// verdictKeys returns what the screens translate of the referee's verdicts: every phrase template
+// and word of the referee's sources, and the rules engine's illegal-move sentences and the
+// articles they cite.
+func verdictKeys(t *testing.T) []string {
+	t.Helper()
+	templates, words := refereeTemplates(t)
+	illegal, rules := illegalTemplates(t)
+	keys := append(append(templates, words...), illegal...)
+	return append(keys, rules...)
 }
 
 // TestTranslationsComplete checks that every language file translates every string on the screens,

@@ -76,15 +76,6 @@ func boardView(st referee.State) BoardView {
 	return v
 }
 
-// points names points for a sentence: "C3, D4".
-func points(size int, ps []engine.Point) string {
-	names := make([]string, 0, len(ps))
-	for _, p := range ps {
-		names = append(names, p.GTP(size))
-	}
-	return strings.Join(names, ", ")
-}
-
 // colourName is the translated name of a colour.
 func colourName(c engine.Color) string {
 	if c == engine.White {
@@ -93,86 +84,107 @@ func colourName(c engine.Color) string {
 	return tr("Black")
 }
 
-// bannerView turns the referee's verdict into a translated banner. The rule sentences of illegal
-// moves and the director's announcements are the verdict's phrases, translated (see saidText).
+// verdictLook is how the banner shows a kind of verdict: its colour and its title. The sentences
+// are the verdict's own (saidText); the title only names the kind.
+func verdictLook(k referee.VerdictKind) (BannerKind, string) {
+	switch k {
+	case referee.VerdictInfo:
+		return BannerCalm, tr("Information")
+	case referee.VerdictWaiting:
+		return BannerCalm, tr("Checking the board…")
+	case referee.VerdictMove:
+		return BannerCalm, tr("Move recorded")
+	case referee.VerdictPass:
+		return BannerCalm, tr("Pass")
+	case referee.VerdictRemoveCaptures:
+		return BannerRemove, tr("Remove the captured stones")
+	case referee.VerdictBoardDiffers:
+		return BannerDiffers, tr("The board differs from the game")
+	case referee.VerdictNoChange:
+		return BannerDiffers, tr("No new stone on the board")
+	case referee.VerdictNotYourTurn:
+		return BannerCalm, tr("Not your turn")
+	case referee.VerdictNotSeen:
+		return BannerCalm, tr("The board could not be seen")
+	case referee.VerdictIllegal:
+		return BannerIllegal, tr("Illegal move")
+	case referee.VerdictStopped:
+		return BannerInfo, tr("The game is stopped")
+	case referee.VerdictMarking:
+		return BannerInfo, tr("Marking the dead stones")
+	case referee.VerdictResult:
+		return BannerInfo, tr("Game over")
+	case referee.VerdictDirector:
+		return BannerCalm, tr("Director")
+	}
+	return BannerCalm, tr("Information")
+}
+
+// routine reports whether a verdict of kind k only keeps the players informed: what the kiosk sees
+// (a lost camera, hands over the board) may take its place on the banner. The verdicts that ask
+// the players for something, or end the game, are always shown.
+func routine(k referee.VerdictKind) bool {
+	switch k {
+	case referee.VerdictNone, referee.VerdictMove, referee.VerdictPass, referee.VerdictWaiting:
+		return true
+	}
+	return false
+}
+
+// bannerView turns the referee's verdict into a translated banner: a title naming the kind and the
+// verdict's own sentences, translated (saidText). Nothing of a verdict's text is composed here.
+// A lost camera, or hands over the board, take the place of a routine verdict (a move, a pass, a
+// press being checked); with no verdict the banner says what the kiosk sees or the phase needs.
 func bannerView(st referee.State, cond Conditions) BannerView {
 	b := st.Banner
-	size := st.Size
-	switch b.Kind {
-	case referee.VerdictIllegal:
-		return BannerView{Kind: BannerIllegal, Title: tr("Illegal move"), Text: saidText(b, "Illegal move: ")}
-	case referee.VerdictRemoveCaptures:
-		return BannerView{Kind: BannerRemove, Title: tr("Remove the captured stones"),
-			Text: tr("Take the stones off at {{.Points}}. The move counts once they are off the board.", "Points", points(size, b.Points))}
-	case referee.VerdictBoardDiffers:
-		text := tr("Put the board back as the game has it at {{.Points}}, then press the clock again.", "Points", points(size, b.Points))
-		if len(b.Says) > 0 {
-			// The referee says why it cannot decide (part of the board unseen, two moves too
-			// close to tell apart): its own sentence, translated.
-			text = saidText(b, "")
-		}
-		return BannerView{Kind: BannerDiffers, Title: tr("The board differs from the game"), Text: text}
-	case referee.VerdictNoChange:
-		return BannerView{Kind: BannerDiffers, Title: tr("No new stone on the board"),
-			Text: tr("{{.Color}}, place your stone and press your clock again, or press pass.", "Color", colourName(b.Color))}
-	case referee.VerdictNotSeen:
-		return BannerView{Kind: BannerCalm, Title: tr("The board could not be seen"),
-			Text: tr("Keep hands off the board and press the clock again.")}
-	case referee.VerdictNotYourTurn:
-		return BannerView{Kind: BannerCalm, Title: tr("It is {{.Color}}'s turn", "Color", colourName(st.ToMove))}
-	case referee.VerdictStopped:
-		return BannerView{Kind: BannerInfo, Title: tr("The game is stopped"), Text: tr("Mark the dead stones by touching them, then both press your clock to agree.")}
-	case referee.VerdictResult:
-		return BannerView{Kind: BannerInfo, Title: tr("Game over"), Text: resultText(st.Result)}
-	case referee.VerdictDirector:
-		return BannerView{Kind: BannerCalm, Title: tr("Director"), Text: saidText(b, "")}
+	if !routine(b.Kind) {
+		kind, title := verdictLook(b.Kind)
+		return BannerView{Kind: kind, Title: title, Text: saidText(b)}
 	}
-	// Nothing needs the players: say calmly what the kiosk sees.
 	switch {
 	case cond.CameraLost:
 		return BannerView{Kind: BannerCalm, Title: tr("The camera is not seeing the board"), Text: tr("Play on: the clock runs. The board is checked again when the camera is back.")}
-	case st.Waiting:
-		return BannerView{Kind: BannerCalm, Title: tr("Checking the move…"), Text: tr("Keep hands off the board.")}
 	case cond.HandsOver || handsOver(st.Seen):
 		return BannerView{Kind: BannerCalm, Title: tr("Hands over the board")}
+	case b.Kind != referee.VerdictNone:
+		kind, title := verdictLook(b.Kind)
+		return BannerView{Kind: kind, Title: title, Text: saidText(b)}
 	case st.Phase == referee.PhaseReady:
 		return BannerView{Kind: BannerCalm, Title: tr("Ready"), Text: tr("{{.Color}}'s opponent presses their clock to start.", "Color", colourName(st.ToMove))}
-	case b.Kind == referee.VerdictPass && st.LastMove != nil:
-		return BannerView{Kind: BannerCalm, Title: tr("{{.Color}} passes", "Color", colourName(st.LastMove.Color))}
 	case st.Phase == referee.PhaseHalted:
 		return BannerView{Kind: BannerIllegal, Title: tr("Play is halted"), Text: tr("Call the director.")}
 	}
 	return BannerView{}
 }
 
-// translatedArg reports whether a phrase field's value is an English word the screens translate:
-// the players' colours and the articles cited. Points, numbers, errors and notes are said as they are.
-func translatedArg(field string) bool {
-	switch field {
-	case "Color", "Opponent", "ToMove", "Rule":
-		return true
-	}
-	return false
-}
-
-// saidText is what verdict v says in the screens' language: its phrases translated, or, for a
-// verdict without phrases (from a journal an older kiosk wrote), its English message less prefix.
-func saidText(v referee.Verdict, prefix string) string {
+// saidText is what verdict v says in the screens' language: its phrases translated, the words in
+// their word fields (colours, presses, articles: referee.WordField) too, or, for a verdict without
+// phrases (from a journal an older kiosk wrote), its English message.
+func saidText(v referee.Verdict) string {
 	if len(v.Says) == 0 {
-		return strings.TrimPrefix(v.Message, prefix)
+		return strings.TrimPrefix(v.Message, "Illegal move: ")
 	}
 	parts := make([]string, len(v.Says))
 	for i, p := range v.Says {
-		kv := make([]any, 0, 2*len(p.Args))
-		for k, val := range p.Args {
-			if translatedArg(k) {
-				val = lang.L(val)
-			}
-			kv = append(kv, k, val)
-		}
-		parts[i] = tr(p.Text, kv...)
+		parts[i] = phraseText(p)
 	}
 	return strings.Join(parts, " ")
+}
+
+// phraseText is one phrase in the screens' language.
+func phraseText(p referee.Phrase) string {
+	kv := make([]any, 0, 2*len(p.Args))
+	for k, val := range p.Args {
+		if referee.WordField(k) {
+			words := strings.Split(val, ", ")
+			for i, w := range words {
+				words[i] = lang.L(w)
+			}
+			val = strings.Join(words, ", ")
+		}
+		kv = append(kv, k, val)
+	}
+	return tr(p.Text, kv...)
 }
 
 // handsOver reports whether part of the board is hidden (a hand, an arm).
