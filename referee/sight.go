@@ -66,6 +66,9 @@ func (t *Table) applySight(v observe.View, why string, at time.Time) error {
 		return nil
 	}
 	t.view = v
+	if !t.replaying {
+		t.log.Info("the camera's view changed", "from", prev, "to", v, "why", why)
+	}
 	// Readings from before the change describe another picture (or another grid): learn the
 	// board afresh.
 	t.stab.Reset()
@@ -73,34 +76,24 @@ func (t *Table) applySight(v observe.View, why string, at time.Time) error {
 	switch v {
 	case observe.ViewNoPicture:
 		t.recheck = false
-		t.setBanner(Verdict{Kind: VerdictCamera, At: at, Message: whyNote(
-			"The camera gives no picture: play on, the clocks run. Moves made meanwhile are read when the picture is back.", why),
+		t.setBanner(Verdict{Kind: VerdictCamera, At: at,
 			Says: []Phrase{phrase("The camera gives no picture: play on, the clocks run. Moves made meanwhile are read when the picture is back.")}})
 	case observe.ViewMoved:
 		t.recheck = false
-		t.setBanner(Verdict{Kind: VerdictCamera, At: at, Message: whyNote(
-			"The board or the camera moved: play on while the kiosk finds the board again. Moves are read once it has.", why),
+		t.setBanner(Verdict{Kind: VerdictCamera, At: at,
 			Says: []Phrase{phrase("The board or the camera moved: play on while the kiosk finds the board again. Moves are read once it has.")}})
 	case observe.ViewBoard:
 		t.recheck = t.phase == PhasePlaying
 		if t.pending != nil {
 			t.pending.Deadline = at.Add(t.opts.PressWait)
 		}
-		text := "The camera sees the board again: it is checked against the game."
+		says := phrase("The camera sees the board again: it is checked against the game.")
 		if prev == observe.ViewMoved {
-			text = "The board is found again: it is checked against the game."
+			says = phrase("The board is found again: it is checked against the game.")
 		}
-		t.setBanner(Verdict{Kind: VerdictCamera, At: at, Message: text, Says: []Phrase{phrase(text)}})
+		t.setBanner(Verdict{Kind: VerdictCamera, At: at, Says: []Phrase{says}})
 	}
 	return nil
-}
-
-// whyNote is a verdict's English message with the camera loop's reason after it, for the journal.
-func whyNote(msg, why string) string {
-	if why == "" {
-		return msg
-	}
-	return msg + " (" + why + ")"
 }
 
 // sightHeld reports whether play is held for the camera's view.
@@ -118,12 +111,11 @@ func (t *Table) recheckBoard(o observe.Observation) bool {
 		t.seenOn(o)
 		c := t.game.ToMove()
 		t.setBanner(Verdict{Kind: VerdictInfo, At: o.Time, Color: c,
-			Message: "The board matches the game: " + title(c) + " to play.",
-			Says:    []Phrase{phrase("The board matches the game: {{.Color}} to play.", "Color", title(c))}})
+			Says: []Phrase{phrase("The board matches the game again: {{.Color}} to play.", "Color", title(c))}})
 		return true
 	}
 	ms := diff(t.game.Size(), t.game.Board(), o)
-	t.boardDiffers(engine.Empty, "After the camera lost the board, the board differs from the game.", ms, o.Time)
+	t.boardDiffers(engine.Empty, []Phrase{phrase("After the camera lost the board, the board differs from the game.")}, ms, o.Time)
 	return true
 }
 
@@ -133,6 +125,6 @@ func (t *Table) heldBanner() {
 	if !t.sightHeld() || t.pending == nil {
 		return
 	}
-	text := "Press kept: the move is read when the camera sees the board again."
-	t.setBanner(Verdict{Kind: VerdictCamera, Color: t.pending.Color, At: t.pending.At, Message: text, Says: []Phrase{phrase(text)}})
+	t.setBanner(Verdict{Kind: VerdictCamera, Color: t.pending.Color, At: t.pending.At,
+		Says: []Phrase{phrase("Press kept: the move is read when the camera sees the board again.")}})
 }

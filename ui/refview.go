@@ -116,6 +116,8 @@ func verdictLook(k referee.VerdictKind) (BannerKind, string) {
 		return BannerInfo, tr("Game over")
 	case referee.VerdictDirector:
 		return BannerCalm, tr("Director")
+	case referee.VerdictCamera:
+		return BannerCalm, tr("Camera")
 	}
 	return BannerCalm, tr("Information")
 }
@@ -144,6 +146,8 @@ func bannerView(st referee.State, cond Conditions) BannerView {
 	switch {
 	case cond.CameraLost:
 		return BannerView{Kind: BannerCalm, Title: tr("The camera is not seeing the board"), Text: tr("Play on: the clock runs. The board is checked again when the camera is back.")}
+	case cond.BoardMoved:
+		return BannerView{Kind: BannerCalm, Title: tr("Finding the board again"), Text: tr("Play on: the clock runs. Moves are read once the board is found.")}
 	case cond.HandsOver || handsOver(st.Seen):
 		return BannerView{Kind: BannerCalm, Title: tr("Hands over the board")}
 	case b.Kind != referee.VerdictNone:
