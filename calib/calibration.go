@@ -13,6 +13,8 @@ import (
 	"math"
 
 	"gocv.io/x/gocv"
+
+	"tengen/internal/homography"
 )
 
 // FormatVersion is the calibration file format this package writes and reads.
@@ -279,69 +281,24 @@ func (c Calibration) Spacing() float64 {
 	return s / 4 / float64(c.Size-1)
 }
 
-// applyH applies a row-major homography to p.
+// applyH applies a row-major homography to p (internal/homography, the one solver of the project).
 func applyH(h [9]float64, p Point2) Point2 {
-	w := h[6]*p.X + h[7]*p.Y + h[8]
-	return Point2{(h[0]*p.X + h[1]*p.Y + h[2]) / w, (h[3]*p.X + h[4]*p.Y + h[5]) / w}
+	x, y := homography.Matrix(h).Apply(p.X, p.Y)
+	return Point2{x, y}
 }
 
 // homographyFrom4 solves for the homography taking src[i] to dst[i] (h[8] = 1).
 func homographyFrom4(src, dst [4]Point2) ([9]float64, bool) {
-	var a [8][9]float64
-	for i := 0; i < 4; i++ {
-		x, y, u, v := src[i].X, src[i].Y, dst[i].X, dst[i].Y
-		a[2*i] = [9]float64{x, y, 1, 0, 0, 0, -u * x, -u * y, u}
-		a[2*i+1] = [9]float64{0, 0, 0, x, y, 1, -v * x, -v * y, v}
+	var s, d [4][2]float64
+	for i := range src {
+		s[i], d[i] = [2]float64{src[i].X, src[i].Y}, [2]float64{dst[i].X, dst[i].Y}
 	}
-	sol, ok := solve8(a)
-	if !ok {
-		return [9]float64{}, false
-	}
-	return [9]float64{sol[0], sol[1], sol[2], sol[3], sol[4], sol[5], sol[6], sol[7], 1}, true
+	m, ok := homography.From4(s, d)
+	return [9]float64(m), ok
 }
 
-// solve8 solves an 8x8 linear system given as an augmented matrix, by Gaussian elimination
-// with partial pivoting.
-func solve8(a [8][9]float64) ([8]float64, bool) {
-	for col := 0; col < 8; col++ {
-		p := col
-		for r := col + 1; r < 8; r++ {
-			if math.Abs(a[r][col]) > math.Abs(a[p][col]) {
-				p = r
-			}
-		}
-		if math.Abs(a[p][col]) < 1e-12 {
-			return [8]float64{}, false
-		}
-		a[col], a[p] = a[p], a[col]
-		for r := col + 1; r < 8; r++ {
-			f := a[r][col] / a[col][col]
-			for k := col; k < 9; k++ {
-				a[r][k] -= f * a[col][k]
-			}
-		}
-	}
-	var x [8]float64
-	for r := 7; r >= 0; r-- {
-		s := a[r][8]
-		for k := r + 1; k < 8; k++ {
-			s -= a[r][k] * x[k]
-		}
-		x[r] = s / a[r][r]
-	}
-	return x, true
-}
-
-// invert3 inverts a row-major 3x3 matrix.
+// invert3 inverts a homography; false when it has no inverse.
 func invert3(m [9]float64) ([9]float64, bool) {
-	det := m[0]*(m[4]*m[8]-m[5]*m[7]) - m[1]*(m[3]*m[8]-m[5]*m[6]) + m[2]*(m[3]*m[7]-m[4]*m[6])
-	if math.Abs(det) < 1e-15 || math.IsNaN(det) {
-		return [9]float64{}, false
-	}
-	d := 1 / det
-	return [9]float64{
-		(m[4]*m[8] - m[5]*m[7]) * d, (m[2]*m[7] - m[1]*m[8]) * d, (m[1]*m[5] - m[2]*m[4]) * d,
-		(m[5]*m[6] - m[3]*m[8]) * d, (m[0]*m[8] - m[2]*m[6]) * d, (m[2]*m[3] - m[0]*m[5]) * d,
-		(m[3]*m[7] - m[4]*m[6]) * d, (m[1]*m[6] - m[0]*m[7]) * d, (m[0]*m[4] - m[1]*m[3]) * d,
-	}, true
+	inv, ok := homography.Matrix(m).Inverse()
+	return [9]float64(inv), ok
 }

@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"time"
 
 	"tengen/clock"
 	"tengen/engine"
@@ -229,5 +228,3 @@ func WriteFileAtomic(path string, data []byte, sync bool) error {
 	}
 	return nil
 }
-
-var _ = time.Second

@@ -1,4 +1,5 @@
-// Package homography is the plain-Go four-point projective transform shared by the pictures of a
+// Package homography is the project's one four-point projective transform: calibration (the grid
+// on the camera image), the pictures of a
 // board drawn without OpenCV: the demo's synthetic camera frames and the grid the camera screen
 // lays over a frame.
 package homography
