@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"tengen/engine"
 )
 
 // MaxBCMPin is the highest GPIO line on the Raspberry Pi's 40-pin header (BCM numbering).
@@ -78,8 +80,8 @@ func (c Config) check() []Problem {
 		bad("display.height", "%d pixels is out of range (240..8192)", c.Display.Height)
 	}
 
-	if !knownRules[c.Game.Rules] {
-		bad("game.rules", "%q is not a rules preset (%s)", c.Game.Rules, strings.Join(RulesPresets, ", "))
+	if !slices.Contains(RulesPresets(), c.Game.Rules) {
+		bad("game.rules", "%q is not a rules preset (%s)", c.Game.Rules, strings.Join(RulesPresets(), ", "))
 	}
 	if c.Game.Size < 2 || c.Game.Size > 25 {
 		bad("game.size", "board size %d is out of range (2..25; 9, 13 or 19 on a real table)", c.Game.Size)
@@ -116,16 +118,8 @@ func (c Config) check() []Problem {
 	return ps
 }
 
-// RulesPresets are the rules preset names game.rules accepts (the engine's presets).
-var RulesPresets = []string{"aga", "aga-territory", "japanese", "chinese", "tromp-taylor", "new-zealand", "basic"}
-
-var knownRules = func() map[string]bool {
-	m := map[string]bool{}
-	for _, r := range RulesPresets {
-		m[r] = true
-	}
-	return m
-}()
+// RulesPresets are the rules preset names game.rules accepts: the rules engine's presets.
+func RulesPresets() []string { return engine.PresetNames() }
 
 func validSource(s string) bool {
 	switch s {

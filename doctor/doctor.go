@@ -184,7 +184,7 @@ func checkGame(cfg config.Config, p Probes) []Result {
 		res.Status, res.Detail, res.Fix = Warn, "not checked: no rules engine in this build", "build kiosk from a complete source tree"
 	} else if err := p.CheckRules(cfg.Game.Rules, cfg.Game.Size); err != nil {
 		res.Status, res.Detail = Fail, err.Error()
-		res.Fix = "set [game] rules to one of " + strings.Join(config.RulesPresets, ", ") + " and size to 9, 13 or 19"
+		res.Fix = "set [game] rules to one of " + strings.Join(config.RulesPresets(), ", ") + " and size to 9, 13 or 19"
 	}
 	out = append(out, res)
 	res = Result{Check: "time control", Status: OK, Detail: cfg.Game.TimeControl}

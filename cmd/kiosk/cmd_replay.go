@@ -16,6 +16,7 @@ import (
 
 	"tengen/calib"
 	"tengen/demo"
+	"tengen/engine"
 	"tengen/referee"
 	"tengen/referee/replay"
 	"tengen/vision"
@@ -52,7 +53,7 @@ func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	speed := fs.Float64("speed", 0, "how many times faster than real time to run (0 = as fast as possible)")
 	journalDir := fs.String("journal", "", "journal directory (default: a temporary one, removed at the end); reuse it to resume")
 	out := fs.String("out", "", "write the game's SGF here at the end")
-	rules := fs.String("rules", "", "rules preset (overrides the script): "+strings.Join(enginePresets(), ", "))
+	rules := fs.String("rules", "", "rules preset (overrides the script): "+strings.Join(engine.PresetNames(), ", "))
 	timeControl := fs.String("time", "", "time control (overrides the script), e.g. 60m+5x30s")
 	scriptPath := fs.String("script", "", "press script (default SOURCE/presses.txt)")
 	labels := fs.Bool("labels", false, "read each frame's ground-truth grid (X.txt beside X.jpg) instead of running vision")
@@ -145,10 +146,6 @@ func usageError(stderr io.Writer, fs *flag.FlagSet, format string, a ...any) err
 	fmt.Fprintf(stderr, "kiosk replay: "+format+"\n", a...)
 	fs.Usage()
 	return exitError{code: 2}
-}
-
-func enginePresets() []string {
-	return []string{"aga", "aga-territory", "japanese", "chinese", "tromp-taylor", "new-zealand", "basic"}
 }
 
 // dirSession reads a directory of frames and its press script.
@@ -265,12 +262,9 @@ func demoSession(cfg *replay.Config, labels bool) (func(), error) {
 	if err != nil {
 		return nil, err
 	}
-	rec := s.Record
-	komi := rec.Komi
-	script := &replay.Script{Start: replay.DefaultStart, Interval: 2 * time.Second,
-		Setup: referee.Setup{Rules: "aga", Komi: &komi, Size: s.Size, TimeControl: "10m+3x30s",
-			Black: referee.Player{Name: rec.BlackName, Rank: rec.BlackRank}, White: referee.Player{Name: rec.WhiteName, Rank: rec.WhiteRank},
-			Event: orDefault(rec.Event, "Tengen demo"), Round: rec.Round, Table: "demo", Date: replay.DefaultStart.Format("2006-01-02")}}
+	setup := demoSetup(s)
+	setup.Event, setup.Date = orDefault(setup.Event, "Tengen demo"), replay.DefaultStart.Format("2006-01-02")
+	script := &replay.Script{Start: replay.DefaultStart, Interval: 2 * time.Second, Setup: setup}
 	for i, a := range s.Actions() {
 		ra := replay.Action{Line: i + 1, Frame: -1, At: a.At}
 		switch a.Kind {
