@@ -179,7 +179,7 @@ func TestHardLightGameThroughVision(t *testing.T) {
 			if a.Kind != demo.PressButton {
 				continue
 			}
-			b := a.Button.ClockButton()
+			b := a.Button
 			if err := tab.Press(clock.Press{Button: b, At: now}); err != nil {
 				t.Fatalf("%s: %v", a.Note, err)
 			}

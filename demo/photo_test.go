@@ -1,6 +1,8 @@
 package demo
 
 import (
+	"tengen/engine"
+
 	"bytes"
 	"fmt"
 	"image"
@@ -210,7 +212,7 @@ func TestRandomPositionIsLegal(t *testing.T) {
 					continue
 				}
 				n++
-				if libertiesOf(b, tc.size, pointOf(i, tc.size)) == 0 {
+				if engine.Liberties(b, tc.size, pointOf(i, tc.size)) == 0 {
 					t.Fatalf("%+v seed %d: the chain at %d has no liberty", tc, seed, i)
 				}
 			}

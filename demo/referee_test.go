@@ -88,7 +88,7 @@ func runRefereed(t *testing.T, s *demo.Script, step time.Duration, sight func(de
 			var err error
 			switch a.Kind {
 			case demo.PressButton:
-				b := a.Button.ClockButton()
+				b := a.Button
 				err = tab.Press(clock.Press{Button: b, At: now})
 			case demo.ToggleDead:
 				err = tab.ToggleDead(a.Point, now)

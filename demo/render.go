@@ -16,32 +16,20 @@ import (
 	"math"
 	"sync"
 
+	"tengen/engine"
 	"tengen/internal/homography"
 	"tengen/internal/hoshi"
 )
 
-// Stone is what physically lies on one intersection of the board.
-type Stone uint8
+// Stone is what physically lies on one intersection of the board: the rules engine's colours.
+type Stone = engine.Color
 
 // What can lie on an intersection.
 const (
-	Empty Stone = iota
-	Black
-	White
+	Empty = engine.Empty
+	Black = engine.Black
+	White = engine.White
 )
-
-// String returns "empty", "black" or "white".
-func (s Stone) String() string {
-	switch s {
-	case Empty:
-		return "empty"
-	case Black:
-		return "black"
-	case White:
-		return "white"
-	}
-	return fmt.Sprintf("Stone(%d)", uint8(s))
-}
 
 // Hand is a player's hand and arm over the board. Black reaches in from Black's side (the bottom of the
 // picture), White from the top.

@@ -45,17 +45,16 @@ func RandomPosition(seed uint64, size int, fill float64) []Stone {
 		if !p.In(size) || board[p.Y*size+p.X] != Empty {
 			continue
 		}
-		board[p.Y*size+p.X] = player
-		captured := capturedBy(board, size, p)
-		if len(captured) == 0 && libertiesOf(board, size, p) == 0 {
-			board[p.Y*size+p.X] = Empty
+		pl, err := engine.Place(board, size, p, player)
+		if err != nil || len(pl.Suicide) > 0 {
 			continue
 		}
 		// Self-atari fills of a few stones are rare in real positions.
-		if len(captured) == 0 && libertiesOf(board, size, p) == 1 && g.chance(0.8) {
-			board[p.Y*size+p.X] = Empty
+		if len(pl.Captured) == 0 && pl.Liberties == 1 && g.chance(0.8) {
 			continue
 		}
+		board[p.Y*size+p.X] = player
+		captured := pl.Captured
 		for _, q := range captured {
 			board[q.Y*size+q.X] = Empty
 		}
@@ -64,7 +63,7 @@ func RandomPosition(seed uint64, size int, fill float64) []Stone {
 		if len(last) > 12 {
 			last = last[1:]
 		}
-		player = other(player)
+		player = player.Opponent()
 	}
 	return board
 }
@@ -80,7 +79,7 @@ func PositionAfter(rec *sgf.Record, moves int) ([]Stone, error) {
 	set := func(st []sgf.Stone) {
 		for _, s := range st {
 			if s.Point.In(size) {
-				board[s.Point.Y*size+s.Point.X] = fromColor(s.Color)
+				board[s.Point.Y*size+s.Point.X] = s.Color
 			}
 		}
 	}
@@ -101,27 +100,16 @@ func PositionAfter(rec *sgf.Record, moves int) ([]Stone, error) {
 		if !m.Point.In(size) || board[m.Point.Y*size+m.Point.X] != Empty {
 			return nil, fmt.Errorf("demo: move %d at %v is not on an empty point", played, m.Point)
 		}
-		board[m.Point.Y*size+m.Point.X] = fromColor(m.Color)
-		for _, q := range capturedBy(board, size, m.Point) {
-			board[q.Y*size+q.X] = Empty
+		pl, err := engine.Place(board, size, m.Point, m.Color)
+		if err != nil {
+			return nil, fmt.Errorf("demo: move %d: %w", played, err)
 		}
-		if libertiesOf(board, size, m.Point) == 0 {
-			for _, q := range chainAt(board, size, m.Point) {
-				board[q.Y*size+q.X] = Empty // suicide under rules that allow it
-			}
+		board[m.Point.Y*size+m.Point.X] = m.Color
+		for _, q := range append(pl.Captured, pl.Suicide...) { // suicide under rules that allow it
+			board[q.Y*size+q.X] = Empty
 		}
 	}
 	return board, nil
-}
-
-func fromColor(c engine.Color) Stone {
-	switch c {
-	case engine.Black:
-		return Black
-	case engine.White:
-		return White
-	}
-	return Empty
 }
 
 // BoardText writes a board as size lines of '.', 'X' (black) and 'O' (white), row 0 first: the text

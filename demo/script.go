@@ -4,6 +4,7 @@ import (
 	_ "embed"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"time"
 
@@ -21,40 +22,16 @@ var gameSGF []byte
 // GameSGF returns the built-in demo game record.
 func GameSGF() []byte { return append([]byte(nil), gameSGF...) }
 
-// Button is one of the table's three buttons as the demo presses them (cmd/kiosk maps them to clock
-// presses).
-type Button int8
+// Button is a table button the demo presses: the clock's own (clock.BlackClock, WhiteClock,
+// PassButton).
+type Button = clock.Button
 
 // The buttons the demo presses.
 const (
-	BlackClock Button = iota + 1
-	WhiteClock
-	PassButton
+	BlackClock = clock.BlackClock
+	WhiteClock = clock.WhiteClock
+	PassButton = clock.PassButton
 )
-
-// String returns "black-clock", "white-clock" or "pass".
-func (b Button) String() string {
-	switch b {
-	case BlackClock:
-		return "black-clock"
-	case WhiteClock:
-		return "white-clock"
-	case PassButton:
-		return "pass"
-	}
-	return fmt.Sprintf("button(%d)", int(b))
-}
-
-// ClockButton returns the kiosk's button that b stands for.
-func (b Button) ClockButton() clock.Button {
-	switch b {
-	case WhiteClock:
-		return clock.WhiteClock
-	case PassButton:
-		return clock.PassButton
-	}
-	return clock.BlackClock
-}
 
 // ActionKind says what an Action does.
 type ActionKind int8
@@ -420,8 +397,9 @@ func (b *builder) play(player Stone, p engine.Point, forget bool, btn Button, no
 		return nil, fmt.Errorf("%s is occupied", p.GTP(b.size))
 	}
 	b.place(player, p)
-	captured := capturedBy(b.board, b.size, p)
-	if len(captured) == 0 && libertiesOf(b.board, b.size, p) == 0 {
+	pl := placedAt(b.board, b.size, p)
+	captured := pl.Captured
+	if len(pl.Suicide) > 0 {
 		return nil, fmt.Errorf("%s is suicide", p.GTP(b.size))
 	}
 	if len(captured) > 0 && !forget {
@@ -459,74 +437,27 @@ func (b *builder) illegalKo(player Stone, at engine.Point, btn Button) {
 	for _, q := range captured {
 		b.moveTo(player, q, true)
 		b.rest(player, b.pace.Dwell/2, true)
-		b.board[q.Y*b.size+q.X] = other(player)
+		b.board[q.Y*b.size+q.X] = player.Opponent()
 		b.rest(player, b.pace.Dwell/4, false)
 	}
 	b.withdraw(player)
 	b.idle(b.pace.Settle+b.pace.After, "")
 }
 
-func other(s Stone) Stone {
-	if s == Black {
-		return White
-	}
-	return Black
-}
-
-// capturedBy returns the opponent stones left without liberties next to the stone just placed at p.
+// capturedBy returns the opponent stones left without liberties by the stone just placed at p
+// (the rules engine's capture rule).
 func capturedBy(board []Stone, size int, p engine.Point) []engine.Point {
-	me := board[p.Y*size+p.X]
-	var out []engine.Point
-	seen := make(map[engine.Point]bool)
-	for _, q := range neighbours(p, size) {
-		if board[q.Y*size+q.X] != other(me) || seen[q] {
-			continue
-		}
-		chain := chainAt(board, size, q)
-		for _, c := range chain {
-			seen[c] = true
-		}
-		if libertiesOf(board, size, q) == 0 {
-			out = append(out, chain...)
-		}
-	}
-	return out
+	return placedAt(board, size, p).Captured
 }
 
-func neighbours(p engine.Point, size int) []engine.Point {
-	out := make([]engine.Point, 0, 4)
-	for _, d := range [4][2]int{{0, -1}, {-1, 0}, {1, 0}, {0, 1}} {
-		q := engine.Point{X: p.X + d[0], Y: p.Y + d[1]}
-		if q.In(size) {
-			out = append(out, q)
-		}
+// placedAt is what the stone just placed at p did, by the rules engine's capture rule.
+func placedAt(board []Stone, size int, p engine.Point) engine.Placement {
+	b := slices.Clone(board)
+	c := b[p.Y*size+p.X]
+	b[p.Y*size+p.X] = Empty
+	pl, err := engine.Place(b, size, p, c)
+	if err != nil {
+		return engine.Placement{}
 	}
-	return out
-}
-
-func chainAt(board []Stone, size int, p engine.Point) []engine.Point {
-	c := board[p.Y*size+p.X]
-	seen := map[engine.Point]bool{p: true}
-	out := []engine.Point{p}
-	for i := 0; i < len(out); i++ {
-		for _, q := range neighbours(out[i], size) {
-			if !seen[q] && board[q.Y*size+q.X] == c {
-				seen[q] = true
-				out = append(out, q)
-			}
-		}
-	}
-	return out
-}
-
-func libertiesOf(board []Stone, size int, p engine.Point) int {
-	libs := map[engine.Point]bool{}
-	for _, s := range chainAt(board, size, p) {
-		for _, q := range neighbours(s, size) {
-			if board[q.Y*size+q.X] == Empty {
-				libs[q] = true
-			}
-		}
-	}
-	return len(libs)
+	return pl
 }

@@ -269,7 +269,7 @@ func demoSession(cfg *replay.Config, labels bool) (func(), error) {
 		ra := replay.Action{Line: i + 1, Frame: -1, At: a.At}
 		switch a.Kind {
 		case demo.PressButton:
-			ra.Kind, ra.Button = replay.Press, a.Button.ClockButton()
+			ra.Kind, ra.Button = replay.Press, a.Button
 		case demo.ToggleDead:
 			ra.Kind, ra.Point = replay.Dead, a.Point.GTP(s.Size)
 		default:

@@ -558,7 +558,7 @@ func (k *kiosk) playDemo(ctx context.Context, start time.Time) {
 		k.log.Info("demo", "at", a.At.Round(100*time.Millisecond), "action", a.Note)
 		switch a.Kind {
 		case demo.PressButton:
-			k.press(clock.NewPress(a.Button.ClockButton(), time.Now()))
+			k.press(clock.NewPress(a.Button, time.Now()))
 		case demo.ToggleDead:
 			k.logErr("demo toggle dead", k.tab.ToggleDead(a.Point, time.Now()))
 		}
