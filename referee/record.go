@@ -27,12 +27,9 @@ func (t *Table) Record() *sgf.Record {
 func (t *Table) record() *sgf.Record {
 	g := t.game
 	s := t.setup
-	r := &sgf.Record{
-		Size: g.Size(), Komi: g.Komi(), HasKomi: true, Handicap: len(g.Handicap()),
-		Rules: rulesName(s.Rules), BlackName: s.Black.Name, WhiteName: s.White.Name,
-		BlackRank: s.Black.Rank, WhiteRank: s.White.Rank, Date: s.Date, Event: s.Event, Round: s.Round,
-		Result: t.result, Application: t.opts.Application,
-	}
+	r := sgf.FromGame(g)
+	r.Rules, r.BlackName, r.WhiteName, r.BlackRank, r.WhiteRank = rulesName(s.Rules), s.Black.Name, s.White.Name, s.Black.Rank, s.White.Rank
+	r.Date, r.Event, r.Round, r.Result, r.Application = s.Date, s.Event, s.Round, t.result, t.opts.Application
 	if s.Table != "" {
 		r.GameName = "Table " + s.Table
 	}
@@ -41,26 +38,24 @@ func (t *Table) record() *sgf.Record {
 		r.TimeLimit = c.Main.Seconds()
 		r.Overtime = overtimeText(c)
 	}
-	for _, p := range g.Handicap() {
-		r.Setup = append(r.Setup, sgf.Stone{Color: engine.Black, Point: p})
-	}
 	if n := t.notes[0]; n != nil {
 		r.Comment = strings.Join(n.Comments, "\n")
 	}
-	for _, p := range g.Moves() {
-		m := sgf.Move{Color: p.Move.Color, Point: p.Move.Point, Pass: p.Move.Pass}
-		if n := t.notes[p.Number]; n != nil {
-			m.Comment = strings.Join(n.Comments, "\n")
-			if n.Time != nil {
-				tl := timeLeft(*n.Time, sideOf(p.Move.Color))
-				if p.Move.Color == engine.Black {
-					m.BlackTime = tl
-				} else {
-					m.WhiteTime = tl
-				}
+	for i, p := range g.Moves() {
+		n := t.notes[p.Number]
+		if n == nil {
+			continue
+		}
+		m := &r.Moves[i]
+		m.Comment = strings.Join(n.Comments, "\n")
+		if n.Time != nil {
+			tl := timeLeft(*n.Time, sideOf(p.Move.Color))
+			if p.Move.Color == engine.Black {
+				m.BlackTime = tl
+			} else {
+				m.WhiteTime = tl
 			}
 		}
-		r.Moves = append(r.Moves, m)
 	}
 	return r
 }

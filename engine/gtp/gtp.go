@@ -754,22 +754,8 @@ func (e *Engine) loadSGF(args []string) (string, error) {
 // printSGF writes the game as SGF ("printsgf" to the reply, "printsgf FILE" to a file).
 func (e *Engine) printSGF(args []string) (string, error) {
 	g := e.game
-	rec := sgf.Record{Size: g.Size(), Komi: g.Komi(), HasKomi: true, Handicap: len(g.Handicap()),
-		Rules: e.cfg.Rules.Name, Application: "Tengen:" + e.cfg.Version, Result: g.Result()}
-	for _, p := range g.Handicap() {
-		rec.Setup = append(rec.Setup, sgf.Stone{Color: engine.Black, Point: p})
-	}
-	if len(rec.Setup) == 0 && g.MoveNumber() == 0 {
-		n := g.Size()
-		for i, c := range g.Board() {
-			if c != engine.Empty {
-				rec.Setup = append(rec.Setup, sgf.Stone{Color: c, Point: engine.Point{X: i % n, Y: i / n}})
-			}
-		}
-	}
-	for _, m := range g.Moves() {
-		rec.Moves = append(rec.Moves, sgf.Move{Color: m.Move.Color, Point: m.Move.Point, Pass: m.Move.Pass})
-	}
+	rec := sgf.FromGame(g)
+	rec.Rules, rec.Application = e.cfg.Rules.Name, "Tengen:"+e.cfg.Version
 	data := rec.MarshalSGF()
 	switch len(args) {
 	case 0:
