@@ -13,6 +13,7 @@ import (
 	"tengen/clock"
 	"tengen/engine"
 	"tengen/referee"
+	"tengen/ui"
 	"tengen/vision/observe"
 )
 
@@ -195,6 +196,7 @@ func (tb *table) wantBanner(kind referee.VerdictKind, contains string) {
 func TestLiveTableThroughTrouble(t *testing.T) {
 	tb := newTable(t, AllAlerts())
 	tab := tb.st.Table()
+	scr := newScreen(t)
 	if err := tab.Setup(referee.Setup{Rules: "aga", Size: 9, TimeControl: "2m", Black: referee.Player{Name: "Ann"},
 		White: referee.Player{Name: "Bo"}}, tb.tm.Now()); err != nil {
 		t.Fatal(err)
@@ -207,16 +209,26 @@ func TestLiveTableThroughTrouble(t *testing.T) {
 	// The board is bumped: play is held, then the board is found again as it was.
 	tb.show(observe.Sight{View: observe.ViewMoved, Time: tb.tm.Now(), Why: "grid off the lines"})
 	tb.wantBanner(referee.VerdictCamera, "moved")
+	scr.shows(tb.st, "Camera", "The board or the camera moved")
 	if c := tb.st.Conditions(); !c.BoardMoved {
 		t.Fatalf("conditions %+v, want the board moved", c)
 	}
 	tb.settle()
 	tb.wantBanner(referee.VerdictInfo, "matches the game")
+	scr.shows(tb.st, "The board matches the game again: Black to play.")
 
 	// The camera stops giving frames: the station notices by itself, and a move made meanwhile
 	// is read when the picture is back.
 	tb.eventually("the camera is lost", func() bool { return tb.st.Conditions().CameraLost }, func() { tb.tm.Advance(500 * time.Millisecond) })
 	tb.wantBanner(referee.VerdictCamera, "no picture")
+	scr.shows(tb.st, "The camera gives no picture")
+	if err := ui.SetLanguage("pl"); err != nil {
+		t.Fatal(err)
+	}
+	scr.shows(tb.st, "Kamera nie daje obrazu")
+	if err := ui.SetLanguage("en"); err != nil {
+		t.Fatal(err)
+	}
 	tb.put('X', "E6")
 	tb.press(clock.BlackClock)
 	tb.tm.Advance(10 * time.Second) // longer than a press may wait for a clear view
@@ -232,6 +244,7 @@ func TestLiveTableThroughTrouble(t *testing.T) {
 	tb.move(engine.Black, "A2")
 	tb.move(engine.White, "A1")
 	tb.wantBanner(referee.VerdictIllegal, "suicide")
+	scr.shows(tb.st, "Illegal move", "suicide")
 	tb.eventually("the illegal move rings", func() bool { return tb.alarm.count(AlertIllegal) == 1 }, nil)
 
 	// A call for the director.
@@ -246,6 +259,7 @@ func TestLiveTableThroughTrouble(t *testing.T) {
 			t.Errorf("the %s alert never rang (rang: %v)", a, tb.alarm.rungs)
 		}
 	}
+	scr.shows(tb.st, "Game over", "time ran out")
 	st := tab.State()
 	if !strings.HasSuffix(st.Result, "+T") {
 		t.Fatalf("result %q, want a win on time", st.Result)
