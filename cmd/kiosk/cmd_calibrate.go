@@ -7,8 +7,6 @@ import (
 	"fmt"
 	"io"
 
-	"gocv.io/x/gocv"
-
 	"tengen/calib"
 	"tengen/vision"
 )
@@ -48,27 +46,16 @@ func runCalibrate(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	if err := blackSide.UnmarshalText([]byte(*side)); err != nil {
 		return fmt.Errorf("--black-side: %w", err)
 	}
-	img := gocv.NewMat()
-	defer img.Close()
+	var c calib.Calibration
+	var err error
 	if *camera != "" {
-		src, err := vision.OpenCamera(*camera, vision.LiveOptions{})
-		if err != nil {
-			return err
-		}
-		defer src.Close()
-		m, err := vision.Grab(ctx, src, 5)
-		if err != nil {
-			return fmt.Errorf("camera %s: %w", *camera, err)
-		}
-		defer m.Close()
-		m.CopyTo(&img)
-	} else if err := vision.ReadImage(fs.Arg(0), &img); err != nil {
+		c, err = findBoardOnCamera(ctx, *camera, *size)
+	} else {
+		c, err = vision.FindBoardInFile(ctx, fs.Arg(0), *size)
 		if errors.Is(err, vision.ErrNotImage) {
 			return fmt.Errorf("%s: not a readable image", fs.Arg(0))
 		}
-		return err
 	}
-	c, err := calib.Find(img, calib.FindOptions{Size: *size, Context: ctx})
 	if err != nil {
 		return err
 	}
@@ -82,4 +69,23 @@ func runCalibrate(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		fmt.Fprintf(stdout, "  %-12s (%.1f, %.1f)\n", name, c.Corners[i].X, c.Corners[i].Y)
 	}
 	return nil
+}
+
+// findBoardOnCamera finds the board in a frame of the camera, after five frames for its exposure
+// to settle.
+func findBoardOnCamera(ctx context.Context, spec string, size int) (calib.Calibration, error) {
+	p, err := vision.OpenProbe(spec)
+	if err != nil {
+		return calib.Calibration{}, err
+	}
+	defer p.Close()
+	for i := range 6 {
+		if _, _, err := p.Next(ctx); err != nil {
+			if errors.Is(err, vision.ErrEnd) && i > 0 { // a directory of stills or a short video
+				break
+			}
+			return calib.Calibration{}, fmt.Errorf("camera %s: %w", spec, err)
+		}
+	}
+	return p.FindBoard(ctx, size)
 }

@@ -6,25 +6,35 @@ import (
 	"encoding/json"
 	"errors"
 	"image"
+	"image/color"
+	"image/png"
+	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"gocv.io/x/gocv"
-
 	"tengen/internal/shareddata"
 	"tengen/vision"
 )
 
-// writeImage writes a 640x480 test image filled by fill.
-func writeImage(t *testing.T, path string, fill func(m *gocv.Mat)) {
+// writeImage writes a 640x480 PNG test image whose pixel (x, y) is px(x, y).
+func writeImage(t *testing.T, path string, px func(x, y int) color.RGBA) {
 	t.Helper()
-	m := gocv.NewMatWithSize(480, 640, gocv.MatTypeCV8UC3)
-	defer m.Close()
-	fill(&m)
-	if !gocv.IMWrite(path, m) {
-		t.Fatalf("cannot write %s", path)
+	img := image.NewRGBA(image.Rect(0, 0, 640, 480))
+	for y := range 480 {
+		for x := range 640 {
+			img.SetRGBA(x, y, px(x, y))
+		}
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if err := png.Encode(f, img); err != nil {
+		t.Fatalf("cannot write %s: %v", path, err)
 	}
 }
 
@@ -33,14 +43,17 @@ func TestDetectBadInputs(t *testing.T) {
 	notImage := filepath.Join(dir, "notes.jpg")
 	os.WriteFile(notImage, []byte("this is not a JPEG"), 0o644)
 	black := filepath.Join(dir, "black.png")
-	writeImage(t, black, func(m *gocv.Mat) { m.SetTo(gocv.NewScalar(0, 0, 0, 0)) })
+	writeImage(t, black, func(x, y int) color.RGBA { return color.RGBA{0, 0, 0, 255} })
 	noise := filepath.Join(dir, "noise.png")
-	writeImage(t, noise, func(m *gocv.Mat) { gocv.RandU(m, gocv.NewScalar(0, 0, 0, 0), gocv.NewScalar(255, 255, 255, 0)) })
+	rng := rand.New(rand.NewPCG(1, 2))
+	writeImage(t, noise, func(x, y int) color.RGBA {
+		return color.RGBA{uint8(rng.IntN(256)), uint8(rng.IntN(256)), uint8(rng.IntN(256)), 255}
+	})
 	table := filepath.Join(dir, "table.png")
-	writeImage(t, table, func(m *gocv.Mat) {
+	writeImage(t, table, func(x, y int) color.RGBA {
 		// An empty wooden table: brown with smooth, large-scale grain, no grid.
-		gocv.RandU(m, gocv.NewScalar(40, 90, 140, 0), gocv.NewScalar(70, 120, 180, 0))
-		gocv.GaussianBlur(*m, m, image0(31), 12, 12, gocv.BorderReflect)
+		v := 0.5 + 0.3*math.Sin(float64(x)/37+float64(y)/91) + 0.2*math.Sin(float64(y)/53-float64(x)/141)
+		return color.RGBA{uint8(140 + 40*v), uint8(90 + 30*v), uint8(40 + 30*v), 255}
 	})
 	corrupt := filepath.Join(dir, "calib.json")
 	os.WriteFile(corrupt, []byte(`{"version":1,"size":19,"corners":[`), 0o644)
@@ -129,8 +142,6 @@ func TestCalibrateBadInputs(t *testing.T) {
 	}
 }
 
-func image0(k int) image.Point { return image.Pt(k, k) }
-
 func TestCalibrateFromCameraThenDetect(t *testing.T) {
 	src := shareddata.Path(t, "vision-eval", "gomrade-sample", "testing_sequence", "10.jpg")
 	raw, err := os.ReadFile(src)
@@ -174,7 +185,7 @@ func TestDetectJSONProbabilitiesAndDebug(t *testing.T) {
 	src := shareddata.Path(t, "vision-eval", "gomrade-sample", "testing_sequence", "10.jpg")
 	dir := t.TempDir()
 	blank := filepath.Join(dir, "blank.png")
-	writeImage(t, blank, func(m *gocv.Mat) { m.SetTo(gocv.NewScalar(90, 140, 200, 0)) })
+	writeImage(t, blank, func(x, y int) color.RGBA { return color.RGBA{200, 140, 90, 255} })
 	dbg := filepath.Join(dir, "dbg.png")
 	var out, errb bytes.Buffer
 	err := runDetect(context.Background(), []string{"--json", "--size", "19", "--debug", dbg, src, blank}, &out, &errb)

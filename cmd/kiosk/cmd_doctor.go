@@ -11,8 +11,6 @@ import (
 	"strings"
 	"time"
 
-	"gocv.io/x/gocv"
-
 	"tengen/calib"
 	"tengen/clock"
 	"tengen/config"
@@ -120,68 +118,26 @@ func doctorProbes(cfg config.Config) doctor.Probes {
 	return p
 }
 
-// frameTimeout bounds the wait for one frame: a live source otherwise waits for a lost camera forever.
-const frameTimeout = 5 * time.Second
-
-// doctorCamera adapts a vision source to doctor.Camera, turning a lost camera into an error.
-type doctorCamera struct {
-	src  vision.Source
-	m    gocv.Mat
-	lost chan error
-}
+// doctorCamera adapts a camera probe to doctor.Camera.
+type doctorCamera struct{ p *vision.Probe }
 
 func openDoctorCamera(spec string) (*doctorCamera, error) {
-	c := &doctorCamera{m: gocv.NewMat(), lost: make(chan error, 1)}
-	src, err := vision.OpenCamera(spec, vision.LiveOptions{
-		Name: spec,
-		OnEvent: func(e vision.Event) {
-			if e.Kind == vision.Lost {
-				select {
-				case c.lost <- e.Err:
-				default:
-				}
-			}
-		},
-	})
+	p, err := vision.OpenProbe(spec)
 	if err != nil {
-		c.m.Close()
 		return nil, err
 	}
-	c.src = src
-	return c, nil
+	return &doctorCamera{p: p}, nil
 }
 
 func (c *doctorCamera) Next(ctx context.Context) (doctor.Frame, error) {
-	ctx, cancel := context.WithTimeoutCause(ctx, frameTimeout, fmt.Errorf("no frame within %v", frameTimeout))
-	defer cancel()
-	ctx, cancelLost := context.WithCancelCause(ctx)
-	defer cancelLost(nil)
-	done := make(chan struct{})
-	defer close(done)
-	go func() {
-		select {
-		case err := <-c.lost:
-			if err == nil {
-				err = errors.New("camera lost")
-			}
-			cancelLost(err)
-		case <-done:
-		}
-	}()
-	if _, err := c.src.Next(ctx, &c.m); err != nil {
-		if cause := context.Cause(ctx); cause != nil {
-			return doctor.Frame{}, cause
-		}
+	w, h, err := c.p.Next(ctx)
+	if err != nil {
 		return doctor.Frame{}, err
 	}
-	return doctor.Frame{Width: c.m.Cols(), Height: c.m.Rows()}, nil
+	return doctor.Frame{Width: w, Height: h}, nil
 }
 
-func (c *doctorCamera) Close() error {
-	err := c.src.Close()
-	c.m.Close()
-	return err
-}
+func (c *doctorCamera) Close() error { return c.p.Close() }
 
 // findBoard grabs a frame (after letting exposure settle) and looks for the board in it.
 func findBoard(ctx context.Context, spec string, size int) (doctor.Sighting, error) {
@@ -195,7 +151,7 @@ func findBoard(ctx context.Context, spec string, size int) (doctor.Sighting, err
 			return doctor.Sighting{}, err
 		}
 	}
-	c, err := calib.Find(cam.m, calib.FindOptions{Size: size, Context: ctx})
+	c, err := cam.p.FindBoard(ctx, size)
 	if err != nil {
 		return doctor.Sighting{}, err
 	}

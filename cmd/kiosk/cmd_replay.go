@@ -12,8 +12,6 @@ import (
 	"strings"
 	"time"
 
-	"gocv.io/x/gocv"
-
 	"tengen/calib"
 	"tengen/demo"
 	"tengen/engine"
@@ -309,12 +307,7 @@ func demoSession(cfg *replay.Config, labels bool) (func(), error) {
 		if err != nil {
 			return observe.Sight{}, err
 		}
-		m, err := gocv.ImageToMatRGB(img)
-		if err != nil {
-			return observe.Sight{}, err
-		}
-		defer m.Close()
-		return eye.Look(m, time.Unix(0, 0).Add(at), seq), nil
+		return eye.LookImage(img, time.Unix(0, 0).Add(at), seq)
 	}
 	return func() { eye.Close() }, nil
 }
