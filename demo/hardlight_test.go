@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"gocv.io/x/gocv"
 
 	"tengen/calib"
 	"tengen/clock"
@@ -150,12 +149,7 @@ func TestHardLightGameThroughVision(t *testing.T) {
 			if err := r.RenderInto(img, sc); err != nil {
 				t.Fatal(err)
 			}
-			mat, err := gocv.ImageToMatRGB(img)
-			if err != nil {
-				t.Fatal(err)
-			}
-			reading, err := rd.Read(mat)
-			mat.Close()
+			reading, err := rd.ReadImage(img)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -281,12 +275,7 @@ func TestHardLightMovesOneByOne(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		mat, err := gocv.ImageToMatRGB(img)
-		if err != nil {
-			t.Fatal(err)
-		}
-		reading, err := rd.Read(mat)
-		mat.Close()
+		reading, err := rd.ReadImage(img)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,12 +1,12 @@
 package demo_test
 
 import (
+	"context"
 	"fmt"
+	"image"
 	"math"
 	"testing"
 	"time"
-
-	"gocv.io/x/gocv"
 
 	"tengen/calib"
 	"tengen/demo"
@@ -45,27 +45,21 @@ func newDemoView(t *testing.T) *demoView {
 // read renders sc and reads it back with the view's reader.
 func (v *demoView) read(t *testing.T, sc demo.Scene) observe.Observation {
 	t.Helper()
-	mat := renderMat(t, v.r, v.w, v.h, sc)
-	defer mat.Close()
-	reading, err := v.rd.Read(mat)
+	reading, err := v.rd.ReadImage(render(t, v.r, v.w, v.h, sc))
 	if err != nil {
 		t.Fatal(err)
 	}
 	return reading.Observation(v.cal, time.Time{}, sc.Frame)
 }
 
-// renderMat renders sc at w x h as an OpenCV image; the caller closes it.
-func renderMat(t *testing.T, r *demo.Renderer, w, h int, sc demo.Scene) gocv.Mat {
+// render renders sc at w x h.
+func render(t *testing.T, r *demo.Renderer, w, h int, sc demo.Scene) image.Image {
 	t.Helper()
 	img, err := r.Render(w, h, sc)
 	if err != nil {
 		t.Fatal(err)
 	}
-	mat, err := gocv.ImageToMatRGB(img)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return mat
+	return img
 }
 
 // trueCalibration is the calibration of a rendered w x h frame from the renderer's own corner
@@ -161,9 +155,7 @@ func TestCalibFindsTheDemoBoard(t *testing.T) {
 	}
 	for _, wh := range [][2]int{{640, 480}, {1280, 720}} {
 		r := demo.NewRenderer(1)
-		mat := renderMat(t, r, wh[0], wh[1], s.SceneAt(0))
-		cal, err := calib.Find(mat, calib.FindOptions{})
-		mat.Close()
+		cal, err := vision.FindInImage(context.Background(), render(t, r, wh[0], wh[1], s.SceneAt(0)), 0)
 		if err != nil {
 			t.Fatalf("%v: %v", wh, err)
 		}

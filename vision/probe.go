@@ -109,3 +109,24 @@ func (e *Eye) LookImage(img image.Image, at time.Time, seq uint64) (observe.Sigh
 	defer m.Close()
 	return e.Look(m, at, seq), nil
 }
+
+// ReadImage is Read for a frame drawn in Go (the demo's renderer, tests).
+func (r *Reader) ReadImage(img image.Image) (Reading, error) {
+	m, err := gocv.ImageToMatRGB(img)
+	if err != nil {
+		return Reading{}, fmt.Errorf("vision: %w", err)
+	}
+	defer m.Close()
+	return r.Read(m)
+}
+
+// FindInImage finds the board (of size, or any with 0) in a frame drawn in Go, with calib.Find
+// alone (no reader's grid check).
+func FindInImage(ctx context.Context, img image.Image, size int) (calib.Calibration, error) {
+	m, err := gocv.ImageToMatRGB(img)
+	if err != nil {
+		return calib.Calibration{}, fmt.Errorf("vision: %w", err)
+	}
+	defer m.Close()
+	return calib.Find(m, calib.FindOptions{Size: size, Context: ctx})
+}
