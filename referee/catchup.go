@@ -2,6 +2,7 @@ package referee
 
 import (
 	"fmt"
+	"log/slog"
 	"slices"
 	"time"
 
@@ -39,7 +40,7 @@ type caughtUp struct {
 
 // catchUp tries to settle the waiting move press p and the presses queued behind it with one
 // reading. It reports whether it did (the moves are then accepted and the used presses dequeued).
-func (t *Table) catchUp(p *pendingPress, o observe.Observation) bool {
+func (t *core) catchUp(p *pendingPress, o observe.Observation) bool {
 	if p.Start || t.phase != PhasePlaying || len(t.queue) == 0 {
 		return false
 	}
@@ -56,7 +57,7 @@ func (t *Table) catchUp(p *pendingPress, o observe.Observation) bool {
 		for _, m := range seq {
 			played, err := t.game.Play(m.move)
 			if err != nil { // checked just before: cannot happen
-				t.log.Error("catching up a move", "move", m.move.GTP(t.game.Size()), "err", err)
+				t.diag(slog.LevelError, "catching up a move", "move", m.move.GTP(t.game.Size()), "err", err)
 				return true
 			}
 			t.accept(played, m.at, "")
@@ -73,7 +74,7 @@ func (t *Table) catchUp(p *pendingPress, o observe.Observation) bool {
 
 // catchUpMoves checks that the waiting press p followed by the queued presses qs clearly explain
 // the board seen, and returns their moves in press order. The game is left unchanged.
-func (t *Table) catchUpMoves(p *pendingPress, qs []clock.Press, o observe.Observation) ([]caughtUp, bool) {
+func (t *core) catchUpMoves(p *pendingPress, qs []clock.Press, o observe.Observation) ([]caughtUp, bool) {
 	g := t.game
 	if g.ToMove() != p.Color {
 		return nil, false
@@ -131,7 +132,7 @@ func (t *Table) catchUpMoves(p *pendingPress, qs []clock.Press, o observe.Observ
 
 // catchUpNote adds to the verdict of the last move caught up that the moves first..last were
 // seen together.
-func (t *Table) catchUpNote(first, last int) {
+func (t *core) catchUpNote(first, last int) {
 	if last <= first {
 		return
 	}

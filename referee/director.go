@@ -52,8 +52,7 @@ func (t *Table) Director(pin string, a DirectorAction, at time.Time) error {
 			t.seq--
 		}
 		t.setBanner(Verdict{Kind: VerdictDirector, At: at, Says: []Phrase{phrase("Wrong director PIN: nothing was changed.")}})
-		t.outbox = nil
-		t.bump()
+		t.bump() // said, not journaled: the denied record is the audit
 		return ErrBadPIN
 	}
 	if err := t.checkDirector(a); err != nil {
@@ -63,7 +62,7 @@ func (t *Table) Director(pin string, a DirectorAction, at time.Time) error {
 }
 
 // checkDirector refuses, before anything is journaled, an action that cannot apply now.
-func (t *Table) checkDirector(a DirectorAction) error {
+func (t *core) checkDirector(a DirectorAction) error {
 	if t.game == nil {
 		return fmt.Errorf("%w: no game is set up", ErrPhase)
 	}
@@ -149,7 +148,7 @@ func validResult(r string) bool {
 	return true
 }
 
-func (t *Table) applyDirector(a DirectorAction, at time.Time) error {
+func (t *core) applyDirector(a DirectorAction, at time.Time) error {
 	if err := t.checkDirector(a); err != nil {
 		return err
 	}
@@ -271,15 +270,13 @@ func (t *Table) applyDirector(a DirectorAction, at time.Time) error {
 			say([]Phrase{phrase("Director: play resumes: {{.Color}} to play.", "Color", title(g.ToMove()))})
 		}
 	}
-	if !t.replaying {
-		t.saveSGF()
-	}
+	t.emit(RecordChanged{})
 	return nil
 }
 
 // reopen puts the table back in play after the record changed under it (undo, correction): the
 // end-of-game state is dropped and the clock follows the game's player to move.
-func (t *Table) reopen(at time.Time) {
+func (t *core) reopen(at time.Time) {
 	g := t.game
 	wasOver := t.phase == PhaseEnded || t.phase == PhaseMarking
 	if g.Phase() == engine.Ended {
@@ -295,7 +292,7 @@ func (t *Table) reopen(at time.Time) {
 	t.confirm = [3]bool{}
 	t.fromProp, t.propBusy = false, false
 	t.propGen++
-	t.gamePath = ""
+	t.emit(GameReopened{})
 	t.syncClock(at)
 	if t.clk != nil {
 		st := t.clk.State()
@@ -308,7 +305,7 @@ func (t *Table) reopen(at time.Time) {
 // rewrite replaces move n with m and plays the later moves again. If a later move no longer fits
 // (it became illegal, or a retracted illegal move became legal) the record is restored exactly
 // and the error says which.
-func (t *Table) rewrite(n int, m engine.Move) error {
+func (t *core) rewrite(n int, m engine.Move) error {
 	g := t.game
 	size := g.Size()
 	tail := g.Moves()[n-1:]

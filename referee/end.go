@@ -10,7 +10,7 @@ import (
 )
 
 // enterStop starts the end of the game after the stopping passes.
-func (t *Table) enterStop(at time.Time) {
+func (t *core) enterStop(at time.Time) {
 	g := t.game
 	size := g.Size()
 	if g.WhiteOwesPass() {
@@ -25,9 +25,7 @@ func (t *Table) enterStop(at time.Time) {
 				note.Time = &st
 			}
 			t.notes[played.Number] = note
-			if !t.replaying {
-				t.out().Moves = append(t.out().Moves, played.Move.GTP(size))
-			}
+			t.emit(Recorded{Move: played.Move.GTP(size)})
 			says := phrase("{{.N}}: White passes once more (AGA rule 11).", "N", fmt.Sprint(played.Number))
 			if t.rules.PassStones {
 				says = phrase("{{.N}}: White passes once more (AGA rule 11) and hands one pass stone to Black.", "N", fmt.Sprint(played.Number))
@@ -54,11 +52,9 @@ func (t *Table) enterStop(at time.Time) {
 	t.comment("The game stopped after two passes.")
 	t.setBanner(Verdict{Kind: VerdictStopped, At: at,
 		Says: []Phrase{phrase("Two passes stop the game. Mark the dead stones (touch a group, or take its stones off the board), then both players press their clock to confirm; or ask to resume play.")}})
-	if t.opts.Proposer != nil {
+	if t.cfg.HasProposer {
 		t.propBusy = true
-		if !t.replaying {
-			t.startProposal()
-		}
+		t.emit(ProposeDead{Gen: t.propGen})
 	}
 }
 
@@ -98,7 +94,7 @@ func (t *Table) startProposal() {
 	}()
 }
 
-func (t *Table) applyProposal(ev *event, at time.Time) error {
+func (t *core) applyProposal(ev *event, at time.Time) error {
 	if t.phase != PhaseMarking || ev.Gen != t.propGen {
 		return nil
 	}
@@ -132,13 +128,13 @@ func (t *Table) applyProposal(ev *event, at time.Time) error {
 }
 
 // markingChanged resets the confirmations and recounts after a change of the marking.
-func (t *Table) markingChanged() {
+func (t *core) markingChanged() {
 	t.fromProp = false
 	t.confirm = [3]bool{}
 	t.rescore()
 }
 
-func (t *Table) rescore() {
+func (t *core) rescore() {
 	sc, err := t.game.Score(t.deadList())
 	if err != nil {
 		t.score = nil
@@ -160,7 +156,7 @@ func (t *Table) ToggleDead(p engine.Point, at time.Time) error {
 	return t.runEvent(&event{Kind: kindToggle, At: at, Point: p.GTP(t.game.Size())})
 }
 
-func (t *Table) applyToggle(p engine.Point, at time.Time) error {
+func (t *core) applyToggle(p engine.Point, at time.Time) error {
 	if t.phase != PhaseMarking {
 		return fmt.Errorf("%w: toggle outside marking", ErrPhase)
 	}
@@ -197,7 +193,7 @@ func (t *Table) Confirm(c engine.Color, at time.Time) error {
 	return t.runEvent(&event{Kind: kindConfirm, At: at, Color: c})
 }
 
-func (t *Table) applyConfirm(c engine.Color, at time.Time) error {
+func (t *core) applyConfirm(c engine.Color, at time.Time) error {
 	if t.phase != PhaseMarking || (c != engine.Black && c != engine.White) {
 		return nil
 	}
@@ -213,7 +209,7 @@ func (t *Table) applyConfirm(c engine.Color, at time.Time) error {
 }
 
 // count scores the agreed marking and ends the game.
-func (t *Table) count(at time.Time, prefix ...Phrase) {
+func (t *core) count(at time.Time, prefix ...Phrase) {
 	g := t.game
 	size := g.Size()
 	dead := t.deadList()
@@ -247,7 +243,7 @@ func (t *Table) Resume(requester engine.Color, at time.Time) error {
 	return t.runEvent(&event{Kind: kindResume, At: at, Color: requester})
 }
 
-func (t *Table) applyResume(req engine.Color, at time.Time) error {
+func (t *core) applyResume(req engine.Color, at time.Time) error {
 	if t.phase != PhaseMarking {
 		return fmt.Errorf("%w: resume outside marking", ErrPhase)
 	}
@@ -273,9 +269,7 @@ func (t *Table) applyResume(req engine.Color, at time.Time) error {
 	t.comment(fmt.Sprintf("Play resumed at %s's request (%s); %s to play.", title(req), rule, title(g.ToMove())))
 	t.setBanner(Verdict{Kind: VerdictInfo, Color: req, At: at,
 		Says: []Phrase{phrase("Play resumes at {{.Color}}'s request ({{.Rule}}): {{.ToMove}} to play.", "Color", title(req), "Rule", rule, "ToMove", title(g.ToMove()))}})
-	if !t.replaying {
-		t.saveSGF()
-	}
+	t.emit(RecordChanged{})
 	return nil
 }
 
@@ -289,7 +283,7 @@ func (t *Table) Resign(c engine.Color, at time.Time) error {
 	return t.runEvent(&event{Kind: kindResign, At: at, Color: c})
 }
 
-func (t *Table) applyResign(c engine.Color, at time.Time) error {
+func (t *core) applyResign(c engine.Color, at time.Time) error {
 	if t.game == nil || t.phase == PhaseEnded || t.phase == PhaseSetup {
 		return fmt.Errorf("%w: resign", ErrPhase)
 	}

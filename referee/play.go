@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"slices"
 	"strings"
 	"time"
@@ -33,7 +34,7 @@ func later(a, b time.Time) time.Time {
 }
 
 // prepare checks a set-up and builds its game and clock without changing the table.
-func (t *Table) prepare(s Setup, at time.Time) (Setup, engine.Rules, *engine.Game, *clock.Clock, error) {
+func (t *core) prepare(s Setup, at time.Time) (Setup, engine.Rules, *engine.Game, *clock.Clock, error) {
 	if s.Rules == "" {
 		s.Rules = "aga"
 	}
@@ -77,11 +78,11 @@ func (t *Table) prepare(s Setup, at time.Time) (Setup, engine.Rules, *engine.Gam
 		if err != nil {
 			return bad(err)
 		}
-		clk, err = clock.New(c, eventTime{t})
+		clk, err = clock.New(c, coreTime{t})
 		if err != nil {
 			return bad(err)
 		}
-		clk.SetReportDelay(t.opts.FlagGrace)
+		clk.SetReportDelay(t.cfg.FlagGrace)
 	}
 	return s, rules, g, clk, nil
 }
@@ -103,7 +104,7 @@ func (t *Table) Setup(s Setup, at time.Time) error {
 	return t.runEvent(&event{Kind: kindSetup, At: at, Setup: &s})
 }
 
-func (t *Table) applySetup(s Setup, at time.Time) error {
+func (t *core) applySetup(s Setup, at time.Time) error {
 	if t.phase != PhaseSetup {
 		return fmt.Errorf("%w: second set-up", ErrPhase)
 	}
@@ -126,9 +127,7 @@ func (t *Table) applySetup(s Setup, at time.Time) error {
 		says = phrase("Game set up. The board must be empty; press a clock to start Black's clock.")
 	}
 	t.setBanner(Verdict{Kind: VerdictInfo, Says: []Phrase{says}, At: at, Points: g.Handicap()})
-	if !t.replaying {
-		t.saveSGF()
-	}
+	t.emit(RecordChanged{})
 	return nil
 }
 
@@ -177,14 +176,14 @@ const staleWindow = 5 * time.Second
 
 // stale reports whether a frame at ft precedes the last journaled event (and so was, or could
 // have been, considered before it).
-func (t *Table) stale(ft time.Time) bool {
+func (t *core) stale(ft time.Time) bool {
 	d := t.lastAt.Sub(ft)
 	return d > 0 && d <= staleWindow
 }
 
 // usableSeen reports whether the last stable reading still describes the board: the latest raw
 // reading shows the same stones, nothing covers the board, and it has been still for the hold.
-func (t *Table) usableSeen() bool {
+func (t *core) usableSeen() bool {
 	return t.hasSeen && t.hasRaw && t.raw.SameStones(t.seen) && !t.raw.AnyObscured() &&
 		!t.rawSince.IsZero() && t.raw.Time.Sub(t.rawSince) >= t.stab.Hold()
 }
@@ -204,7 +203,7 @@ func (t *Table) onSettled(o observe.Observation, from time.Time) {
 }
 
 // obsMatters reports whether a stable reading would change anything (then it is journaled).
-func (t *Table) obsMatters(o observe.Observation) bool {
+func (t *core) obsMatters(o observe.Observation) bool {
 	if t.game == nil {
 		return false
 	}
@@ -225,7 +224,7 @@ func (t *Table) obsMatters(o observe.Observation) bool {
 	return false
 }
 
-func (t *Table) applyObs(o observe.Observation) error {
+func (t *core) applyObs(o observe.Observation) error {
 	switch t.phase {
 	case PhaseReady, PhasePlaying:
 		if t.pending != nil {
@@ -285,7 +284,7 @@ func (t *Table) applyObs(o observe.Observation) error {
 }
 
 // removedChains returns the chains not yet marked dead whose every stone is gone from the board seen.
-func (t *Table) removedChains(o observe.Observation) [][]engine.Point {
+func (t *core) removedChains(o observe.Observation) [][]engine.Point {
 	g := t.game
 	size := g.Size()
 	board := g.Board()
@@ -338,7 +337,7 @@ func (t *Table) Press(p clock.Press) error {
 
 // waitingBanner says that a press waits for a clear view of the board. It is not journaled: the
 // press is, and the verdict that settles it.
-func (t *Table) waitingBanner() {
+func (t *core) waitingBanner() {
 	p := t.pending
 	says := phrase("Checking the move… keep hands off the board.")
 	if p.Start {
@@ -357,7 +356,7 @@ func (t *Table) waitingBanner() {
 // most maxQueued presses wait; one more is refused with a verdict. The queue is rebuilt from the
 // journal's press records like every other state.
 
-func (t *Table) applyPress(p clock.Press, at time.Time) error {
+func (t *core) applyPress(p clock.Press, at time.Time) error {
 	t.presses++
 	if p.Button == clock.DirectorButton {
 		t.setBanner(Verdict{Kind: VerdictDirector, At: at, Says: []Phrase{phrase("The director is called.")}})
@@ -404,7 +403,7 @@ func pressTitle(b clock.Button) string {
 // busyFor reports whether p must wait behind an earlier press: one is being checked or already
 // waiting, or a capture waits for its stones to come off (only the mover's own button, which
 // asks for a fresh look, does not wait for that).
-func (t *Table) busyFor(p clock.Press) bool {
+func (t *core) busyFor(p clock.Press) bool {
 	switch {
 	case t.pending != nil:
 		return true
@@ -415,7 +414,7 @@ func (t *Table) busyFor(p clock.Press) bool {
 }
 
 // enqueue queues p behind the press being checked, or refuses it when the queue is full.
-func (t *Table) enqueue(p clock.Press, at time.Time) {
+func (t *core) enqueue(p clock.Press, at time.Time) {
 	if len(t.queue) >= maxQueued {
 		t.setBanner(Verdict{Kind: VerdictInfo, At: at,
 			Says: []Phrase{phrase("{{.Press}} was not counted: {{.N}} presses are waiting already for the board to be checked. Keep hands off the board.",
@@ -446,7 +445,7 @@ func (t *Table) enqueue(p clock.Press, at time.Time) {
 // afterCheck is called when a press or capture being checked is settled. If it counted (the game
 // moved on) the queued presses are applied in order, each at its own time, until one has to wait
 // again; otherwise they are refused, and the verdict says so.
-func (t *Table) afterCheck(counted bool, now time.Time) {
+func (t *core) afterCheck(counted bool, now time.Time) {
 	for len(t.queue) > 0 && t.pending == nil && t.capture == nil {
 		if !counted || t.phase != PhasePlaying {
 			why := word("since the press before did not count")
@@ -468,7 +467,7 @@ func (t *Table) afterCheck(counted bool, now time.Time) {
 }
 
 // refuseQueue drops the queued presses and repeats the current verdict saying so, and why.
-func (t *Table) refuseQueue(at time.Time, why string) {
+func (t *core) refuseQueue(at time.Time, why string) {
 	if len(t.queue) == 0 {
 		return
 	}
@@ -494,13 +493,13 @@ func (t *Table) refuseQueue(at time.Time, why string) {
 // the referee's view of the clock: the game's player to move, running unless paused. A flag is
 // the referee's to call (after the report delay, or when the mover's switch finds it), so the
 // decision is made as if none had fallen.
-func (t *Table) decide(p clock.Press) clock.Decision {
+func (t *core) decide(p clock.Press) clock.Decision {
 	return clock.Decide(clock.State{ToMove: sideOf(t.game.ToMove()), Started: true, Running: !t.paused}, p)
 }
 
 // pressNow applies a press that waits for nothing: at is the press's time, now the time it is
 // applied (later than at for a press that waited in the queue).
-func (t *Table) pressNow(p clock.Press, at, now time.Time) error {
+func (t *core) pressNow(p clock.Press, at, now time.Time) error {
 	var c engine.Color
 	switch p.Button {
 	case clock.BlackClock:
@@ -508,7 +507,7 @@ func (t *Table) pressNow(p clock.Press, at, now time.Time) error {
 	case clock.WhiteClock:
 		c = engine.White
 	}
-	deadline := later(at, now).Add(t.opts.PressWait)
+	deadline := later(at, now).Add(t.cfg.PressWait)
 	switch t.phase {
 	case PhaseSetup:
 		t.setBanner(Verdict{Kind: VerdictInfo, At: at, Says: []Phrase{phrase("Set up the game first.")}})
@@ -554,7 +553,7 @@ func (t *Table) pressNow(p clock.Press, at, now time.Time) error {
 }
 
 // resolve settles a waiting press with a stable reading.
-func (t *Table) resolve(o observe.Observation) {
+func (t *core) resolve(o observe.Observation) {
 	p := t.pending
 	t.pending = nil
 	// The press ends the move: the clock switches at the press, however long the board took to
@@ -572,7 +571,7 @@ func (t *Table) resolve(o observe.Observation) {
 }
 
 // seenOn records that the game's board, as it stands, was seen on reading o.
-func (t *Table) seenOn(o observe.Observation) {
+func (t *core) seenOn(o observe.Observation) {
 	if len(t.seenReads) == 2 {
 		t.seenReads = t.seenReads[1:]
 	}
@@ -583,20 +582,20 @@ func (t *Table) seenOn(o observe.Observation) {
 // previous returns the readings the game's board was seen on at the last two confirmations, or
 // none while fewer than two were made or when the board has changed since the latest (a
 // director's correction, a retraction).
-func (t *Table) previous() []observe.Observation {
+func (t *core) previous() []observe.Observation {
 	if len(t.seenReads) < 2 || !slices.Equal(t.seenBoard, t.game.Board()) {
 		return nil
 	}
 	return t.seenReads
 }
 
-func (t *Table) boardDiffers(c engine.Color, why []Phrase, ms []mismatch, at time.Time) {
+func (t *core) boardDiffers(c engine.Color, why []Phrase, ms []mismatch, at time.Time) {
 	t.differs = pointsOf(ms)
 	t.setBanner(Verdict{Kind: VerdictBoardDiffers, Color: c, At: at, Points: pointsOf(ms),
 		Says: differsSays(t.game.Size(), why, ms)})
 }
 
-func (t *Table) startGame(o observe.Observation, at time.Time) {
+func (t *core) startGame(o observe.Observation, at time.Time) {
 	g := t.game
 	size := g.Size()
 	if t.setup.FreeHandicap && t.setup.Handicap >= 2 && len(g.Handicap()) == 0 {
@@ -644,7 +643,7 @@ func (t *Table) startGame(o observe.Observation, at time.Time) {
 			return
 		}
 		if err := t.clk.Start(at); err != nil {
-			t.log.Error("starting the clock", "err", err)
+			t.diag(slog.LevelError, "starting the clock", "err", err)
 		}
 	}
 	t.phase = PhasePlaying
@@ -652,9 +651,7 @@ func (t *Table) startGame(o observe.Observation, at time.Time) {
 		t.comment(fmt.Sprintf("Free handicap stones: %s", vertices(size, h)))
 	}
 	t.setBanner(Verdict{Kind: VerdictInfo, At: at, Says: []Phrase{phrase("The game has started: {{.Color}} to play.", "Color", title(g.ToMove()))}})
-	if !t.replaying {
-		t.saveSGF()
-	}
+	t.emit(RecordChanged{})
 }
 
 // evaluate decides what the board seen when c pressed the clock means. It does not trust each
@@ -663,7 +660,7 @@ func (t *Table) startGame(o observe.Observation, at time.Time) {
 // colour, the opponent's next stone already down) by how likely they make the reading
 // (referee/infer), and acts only on a clear best explanation. When two explanations are close, or
 // the board differs from every one, it says so and records nothing.
-func (t *Table) evaluate(c engine.Color, o observe.Observation, at time.Time) {
+func (t *core) evaluate(c engine.Color, o observe.Observation, at time.Time) {
 	g := t.game
 	size := g.Size()
 	r, err := infer.RankSince(g, c, o, t.previous()...)
@@ -700,7 +697,7 @@ func (t *Table) evaluate(c engine.Color, o observe.Observation, at time.Time) {
 // playSeen plays the move of r.Best, the decisive explanation of reading o. The captured
 // stones still seen on the board wait to be taken off (VerdictRemoveCaptures); any other point
 // that contradicts the move means the board differs.
-func (t *Table) playSeen(r infer.Ranking, o observe.Observation, at time.Time) {
+func (t *core) playSeen(r infer.Ranking, o observe.Observation, at time.Time) {
 	g := t.game
 	b := r.Best
 	size := g.Size()
@@ -761,7 +758,7 @@ func (t *Table) playSeen(r infer.Ranking, o observe.Observation, at time.Time) {
 // part of the board is not seen; the board differs from every explanation (described from the
 // points read surely, as before: no new stone, several new stones, a stone of the wrong colour,
 // or the rest of the board); or two explanations are too close to choose.
-func (t *Table) unclear(c engine.Color, o observe.Observation, r infer.Ranking, at time.Time) {
+func (t *core) unclear(c engine.Color, o observe.Observation, r infer.Ranking, at time.Time) {
 	g := t.game
 	size := g.Size()
 	before := g.Board()
@@ -786,7 +783,7 @@ func (t *Table) unclear(c engine.Color, o observe.Observation, r infer.Ranking, 
 }
 
 // unclearAt says that the board does not show which move c made, naming the points to check.
-func (t *Table) unclearAt(c engine.Color, pts []engine.Point, at time.Time) {
+func (t *core) unclearAt(c engine.Color, pts []engine.Point, at time.Time) {
 	says := []Phrase{phrase("The board does not show clearly which move was played. {{.Color}}, check the stones at {{.Points}} and press your clock again.",
 		"Color", title(c), "Points", vertices(t.game.Size(), pts))}
 	t.differs = pts
@@ -808,7 +805,7 @@ func persistentOf(c engine.Color, o observe.Observation, r infer.Ranking) []engi
 // differsFromAll says how the board differs when no explanation fits it, described from the
 // points read surely as before: no new stone, several new stones, a stone of the wrong colour,
 // or the rest of the board around the mover's new stone.
-func (t *Table) differsFromAll(c engine.Color, o observe.Observation, r infer.Ranking, at time.Time) {
+func (t *core) differsFromAll(c engine.Color, o observe.Observation, r infer.Ranking, at time.Time) {
 	g := t.game
 	size := g.Size()
 	before := g.Board()
@@ -831,14 +828,14 @@ func (t *Table) differsFromAll(c engine.Color, o observe.Observation, r infer.Ra
 		}
 		rest := changes(size, g.Board(), o)
 		if err := g.Undo(); err != nil {
-			t.log.Error("undo of a tentative move", "err", err)
+			t.diag(slog.LevelError, "undo of a tentative move", "err", err)
 		}
 		t.boardDiffers(c, restDiffers(c, m.Point.GTP(size)), rest, at)
 	}
 }
 
 // illegal applies the policy to an illegal move (suicide, ko, superko).
-func (t *Table) illegal(m engine.Move, ime *engine.IllegalMoveError, at time.Time) {
+func (t *core) illegal(m engine.Move, ime *engine.IllegalMoveError, at time.Time) {
 	g := t.game
 	size := g.Size()
 	pts := []engine.Point{m.Point}
@@ -880,7 +877,7 @@ func (t *Table) illegal(m engine.Move, ime *engine.IllegalMoveError, at time.Tim
 	t.setBanner(Verdict{Kind: VerdictIllegal, Color: m.Color, At: at, Points: pts, Says: says})
 }
 
-func (t *Table) pass(at time.Time) error {
+func (t *core) pass(at time.Time) error {
 	g := t.game
 	c := g.ToMove()
 	played, err := g.Play(engine.Move{Color: c, Pass: true})
@@ -893,7 +890,7 @@ func (t *Table) pass(at time.Time) error {
 }
 
 // accept records a played move: clock, SGF note, verdict, and the stop after two passes.
-func (t *Table) accept(played engine.Played, at time.Time, comment string) {
+func (t *core) accept(played engine.Played, at time.Time, comment string) {
 	g := t.game
 	size := g.Size()
 	c := played.Move.Color
@@ -923,9 +920,7 @@ func (t *Table) accept(played engine.Played, at time.Time, comment string) {
 		note.Time = &st
 	}
 	t.notes[played.Number] = note
-	if !t.replaying {
-		t.out().Moves = append(t.out().Moves, played.Move.GTP(size))
-	}
+	t.emit(Recorded{Move: played.Move.GTP(size)})
 	v := Verdict{Color: c, At: at, MoveNumber: played.Number}
 	if played.Move.Pass {
 		v.Kind = VerdictPass
@@ -949,12 +944,10 @@ func (t *Table) accept(played engine.Played, at time.Time, comment string) {
 	if g.Phase() == engine.Stopped {
 		t.enterStop(at)
 	}
-	if !t.replaying {
-		t.saveSGF()
-	}
+	t.emit(RecordChanged{})
 }
 
-func (t *Table) pauseClock(at time.Time) {
+func (t *core) pauseClock(at time.Time) {
 	if t.clk != nil && t.clk.State().Running {
 		_ = t.clk.Pause(at)
 		t.paused = true
@@ -963,7 +956,7 @@ func (t *Table) pauseClock(at time.Time) {
 
 // syncClock makes the clock's side to move the game's (after an undo or a resumption) without
 // charging anyone: the clock is rebuilt from its state with the other side to move.
-func (t *Table) syncClock(at time.Time) {
+func (t *core) syncClock(at time.Time) {
 	if t.clk == nil || t.game == nil {
 		return
 	}
@@ -974,19 +967,19 @@ func (t *Table) syncClock(at time.Time) {
 	}
 	running := st.Running
 	st.ToMove = want
-	nc, err := clock.Restore(st, eventTime{t})
+	nc, err := clock.Restore(st, coreTime{t})
 	if err != nil {
-		t.log.Error("re-seating the clock", "err", err)
+		t.diag(slog.LevelError, "re-seating the clock", "err", err)
 		return
 	}
-	nc.SetReportDelay(t.opts.FlagGrace)
+	nc.SetReportDelay(t.cfg.FlagGrace)
 	t.clk = nc
 	if running {
 		_ = nc.Resume(at)
 	}
 }
 
-func (t *Table) applyTimeout(at time.Time) error {
+func (t *core) applyTimeout(at time.Time) error {
 	p := t.pending
 	if p == nil {
 		return nil
@@ -994,7 +987,7 @@ func (t *Table) applyTimeout(at time.Time) error {
 	t.pending = nil
 	t.setBanner(Verdict{Kind: VerdictNotSeen, Color: p.Color, At: at,
 		Says: []Phrase{phrase("The board could not be seen clearly for {{.Time}} (hands over it?): keep hands off the board and press the clock again.",
-			"Time", t.opts.PressWait.Round(time.Second).String())}})
+			"Time", t.cfg.PressWait.Round(time.Second).String())}})
 	t.refuseQueue(at, word("since the press before did not count"))
 	return nil
 }
@@ -1015,14 +1008,14 @@ func (t *Table) Tick(now time.Time) {
 	if t.pending != nil && !t.sightHeld() && !now.Before(t.pending.Deadline) {
 		_ = t.runEvent(&event{Kind: kindTimeout, At: t.pending.Deadline})
 	}
-	if at, c, ok := t.fallenFlag(now); ok && !now.Before(at.Add(t.opts.FlagGrace)) {
+	if at, c, ok := t.fallenFlag(now); ok && !now.Before(at.Add(t.cfg.FlagGrace)) {
 		_ = t.runEvent(&event{Kind: kindFlag, At: at, Color: c})
 	}
 }
 
 // fallenFlag returns the instant and the side of a flag that has fallen by now and is the
 // referee's to call.
-func (t *Table) fallenFlag(now time.Time) (time.Time, engine.Color, bool) {
+func (t *core) fallenFlag(now time.Time) (time.Time, engine.Color, bool) {
 	if t.clk == nil || (t.phase != PhasePlaying && t.phase != PhaseReady) {
 		return time.Time{}, engine.Empty, false
 	}
@@ -1036,9 +1029,9 @@ func (t *Table) fallenFlag(now time.Time) (time.Time, engine.Color, bool) {
 }
 
 // clockAt returns the clock's state as of now, without changing the clock.
-func (t *Table) clockAt(now time.Time) clock.State {
-	t.evNow.Store(now.UnixNano())
-	defer t.evNow.Store(0)
+func (t *core) clockAt(now time.Time) clock.State {
+	t.now = now
+	defer func() { t.now = time.Time{} }()
 	return t.clk.State()
 }
 
@@ -1048,10 +1041,13 @@ func (t *Table) clockAt(now time.Time) clock.State {
 func (t *Table) NextDeadline() (time.Time, bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	if t.closed {
+		return time.Time{}, false
+	}
 	return t.nextDeadline(t.live.Now())
 }
 
-func (t *Table) nextDeadline(now time.Time) (time.Time, bool) {
+func (t *core) nextDeadline(now time.Time) (time.Time, bool) {
 	var next time.Time
 	ok := false
 	take := func(d time.Time) {
@@ -1059,20 +1055,20 @@ func (t *Table) nextDeadline(now time.Time) (time.Time, bool) {
 			next, ok = d, true
 		}
 	}
-	if t.closed || t.game == nil {
+	if t.game == nil {
 		return next, false
 	}
 	if t.pending != nil && !t.sightHeld() {
 		take(t.pending.Deadline)
 	}
 	if at, _, fell := t.fallenFlag(now); fell {
-		take(at.Add(t.opts.FlagGrace))
+		take(at.Add(t.cfg.FlagGrace))
 	} else if t.clk != nil && (t.phase == PhasePlaying || t.phase == PhaseReady) {
 		// The clock's own next event, computed on a copy settled at now (the table's clock is
 		// only ever moved by journaled events).
 		if st := t.clockAt(now); st.Running {
 			if c, err := clock.Restore(st, clock.NewManualTime(now)); err == nil && c.Resume(now) == nil {
-				c.SetReportDelay(t.opts.FlagGrace)
+				c.SetReportDelay(t.cfg.FlagGrace)
 				if d, has := c.NextDeadline(); has {
 					take(d)
 				}
@@ -1117,7 +1113,7 @@ func (t *Table) Watch(ctx context.Context) error {
 	}
 }
 
-func (t *Table) applyFlag(c engine.Color, at time.Time) error {
+func (t *core) applyFlag(c engine.Color, at time.Time) error {
 	if t.phase != PhasePlaying && t.phase != PhaseHalted && t.phase != PhaseReady {
 		return nil
 	}
@@ -1125,7 +1121,7 @@ func (t *Table) applyFlag(c engine.Color, at time.Time) error {
 	return nil
 }
 
-func (t *Table) timeLoss(c engine.Color, at time.Time) {
+func (t *core) timeLoss(c engine.Color, at time.Time) {
 	res := "B+T"
 	if c == engine.Black {
 		res = "W+T"
@@ -1136,7 +1132,7 @@ func (t *Table) timeLoss(c engine.Color, at time.Time) {
 }
 
 // end finishes the game with a result.
-func (t *Table) end(result string, at time.Time, says []Phrase) {
+func (t *core) end(result string, at time.Time, says []Phrase) {
 	g := t.game
 	var err error
 	if result == "Void" {
@@ -1145,7 +1141,7 @@ func (t *Table) end(result string, at time.Time, says []Phrase) {
 		err = g.End(result)
 	}
 	if err != nil && !errors.Is(err, engine.ErrGameEnded) {
-		t.log.Error("ending the game", "err", err)
+		t.diag(slog.LevelError, "ending the game", "err", err)
 	}
 	if t.clk != nil && t.clk.State().Running {
 		_ = t.clk.Pause(at)
@@ -1156,10 +1152,8 @@ func (t *Table) end(result string, at time.Time, says []Phrase) {
 	t.phase = PhaseEnded
 	t.result = result
 	t.setBanner(Verdict{Kind: VerdictResult, At: at, Says: says})
-	if !t.replaying {
-		t.saveSGF()
-		t.fileGame()
-	}
+	t.emit(RecordChanged{})
+	t.emit(GameFinished{})
 }
 
 // ResumeClocks restarts the clocks after a restart of the kiosk (the journal pauses them).
@@ -1172,7 +1166,7 @@ func (t *Table) ResumeClocks(at time.Time) error {
 	return t.runEvent(&event{Kind: kindResumeClocks, At: at})
 }
 
-func (t *Table) applyResumeClocks(at time.Time) error {
+func (t *core) applyResumeClocks(at time.Time) error {
 	if !t.paused {
 		return nil
 	}
@@ -1186,7 +1180,7 @@ func (t *Table) applyResumeClocks(at time.Time) error {
 	return nil
 }
 
-func (t *Table) applyRecovered(at time.Time) error {
+func (t *core) applyRecovered(at time.Time) error {
 	if t.clk == nil || !t.clk.State().Running {
 		return nil
 	}

@@ -24,12 +24,12 @@ func (t *Table) Record() *sgf.Record {
 	return t.record()
 }
 
-func (t *Table) record() *sgf.Record {
+func (t *core) record() *sgf.Record {
 	g := t.game
 	s := t.setup
 	r := sgf.FromGame(g)
 	r.Rules, r.BlackName, r.WhiteName, r.BlackRank, r.WhiteRank = rulesName(s.Rules), s.Black.Name, s.White.Name, s.Black.Rank, s.White.Rank
-	r.Date, r.Event, r.Round, r.Result, r.Application = s.Date, s.Event, s.Round, t.result, t.opts.Application
+	r.Date, r.Event, r.Round, r.Result, r.Application = s.Date, s.Event, s.Round, t.result, t.cfg.Application
 	if s.Table != "" {
 		r.GameName = "Table " + s.Table
 	}

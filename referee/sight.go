@@ -1,6 +1,7 @@
 package referee
 
 import (
+	"log/slog"
 	"time"
 
 	"tengen/engine"
@@ -55,20 +56,18 @@ func (t *Table) View() observe.View {
 }
 
 // viewMatters reports whether the table acts on the camera's view: a game is set up and not over.
-func (t *Table) viewMatters() bool {
+func (t *core) viewMatters() bool {
 	return t.game != nil && t.phase != PhaseSetup && t.phase != PhaseEnded
 }
 
 // applySight applies a change of view.
-func (t *Table) applySight(v observe.View, why string, at time.Time) error {
+func (t *core) applySight(v observe.View, why string, at time.Time) error {
 	prev := t.view
 	if v == prev {
 		return nil
 	}
 	t.view = v
-	if !t.replaying {
-		t.log.Info("the camera's view changed", "from", prev, "to", v, "why", why)
-	}
+	t.diag(slog.LevelInfo, "the camera's view changed", "from", prev, "to", v, "why", why)
 	// Readings from before the change describe another picture (or another grid): learn the
 	// board afresh.
 	t.stab.Reset()
@@ -85,7 +84,7 @@ func (t *Table) applySight(v observe.View, why string, at time.Time) error {
 	case observe.ViewBoard:
 		t.recheck = t.phase == PhasePlaying
 		if t.pending != nil {
-			t.pending.Deadline = at.Add(t.opts.PressWait)
+			t.pending.Deadline = at.Add(t.cfg.PressWait)
 		}
 		says := phrase("The camera sees the board again: it is checked against the game.")
 		if prev == observe.ViewMoved {
@@ -97,11 +96,11 @@ func (t *Table) applySight(v observe.View, why string, at time.Time) error {
 }
 
 // sightHeld reports whether play is held for the camera's view.
-func (t *Table) sightHeld() bool { return t.view != observe.ViewBoard }
+func (t *core) sightHeld() bool { return t.view != observe.ViewBoard }
 
 // recheckBoard compares the first settled board after the view came back with the game, when no
 // press is waiting; it reports whether it acted.
-func (t *Table) recheckBoard(o observe.Observation) bool {
+func (t *core) recheckBoard(o observe.Observation) bool {
 	if !t.recheck {
 		return false
 	}
@@ -121,7 +120,7 @@ func (t *Table) recheckBoard(o observe.Observation) bool {
 
 // heldBanner replaces the "checking the move" banner of a press made while play is held for the
 // camera's view: the press is kept, and read when the view is back.
-func (t *Table) heldBanner() {
+func (t *core) heldBanner() {
 	if !t.sightHeld() || t.pending == nil {
 		return
 	}

@@ -11,7 +11,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"tengen/clock"
@@ -112,10 +111,9 @@ type moveNote struct {
 // Table is one table's referee. All methods are safe for concurrent use; each intent is journaled
 // and fsynced before it takes effect and before State shows it.
 type Table struct {
-	opts  Options
-	log   *slog.Logger
-	live  clock.TimeSource
-	evNow atomic.Int64 // UnixNano of the event being applied; 0 = use live time
+	opts Options
+	log  *slog.Logger
+	live clock.TimeSource
 
 	mu        sync.Mutex
 	jr        *journal.Journal
@@ -124,75 +122,15 @@ type Table struct {
 	closed    bool
 	changed   chan struct{}
 	stateSeq  uint64
-	lastAt    time.Time
+	*core
 
-	setup     Setup
-	rules     engine.Rules
-	game      *engine.Game
-	clk       *clock.Clock
-	phase     Phase
-	paused    bool // clocks paused (recovery or director) while the game is on
-	stab      *observe.Stabilizer
-	raw       observe.Observation
-	hasRaw    bool
-	rawSince  time.Time // the raw readings have equalled the last stable one since then
-	evaluated bool      // the settled reading was checked against the current state
-	seen      observe.Observation
-	hasSeen   bool
-
-	pending *pendingPress
-	queue   []clock.Press // presses made while an earlier press was being checked, in order
-	capture *pendingCapture
-	differs []engine.Point // the board differs from the game here; cleared when it matches
-	// strayPress is the player who pressed their clock out of turn since the last move counted
-	// (Empty: nobody). Their stone on the board is then not a move being made (infer.MoveThenNext):
-	// they pressed for it already, so the table has lost a move, and the board differs.
-	strayPress engine.Color
-	// seenReads holds the readings the game's board was seen on at the last two confirmations (a
-	// move counted, the start, the board matching again), the latest last, and seenBoard the
-	// game's board at the latest: misreads they share with a new reading are persistent
-	// (infer.RankSince). They count only while the game's board is still seenBoard.
-	seenReads []observe.Observation
-	seenBoard []engine.Color
-	halted    *halt
-	// view is the camera side's condition (journaled on change, see See): play is held, and a
-	// waiting press keeps waiting, while it is not observe.ViewBoard. recheck: the view came back,
-	// and the next settled board is compared with the game even with no press waiting.
-	view     observe.View
-	recheck  bool
-	notes    map[int]*moveNote // by move number; 0 = the root node
-	dead     map[engine.Point]bool
-	fromProp bool
-	propGen  int // bumps on every entry into marking, so stale proposals are dropped
-	propBusy bool
-	confirm  [3]bool
-	score    *engine.Score
-	result   string
-	banner   Verdict
-	history  []Verdict
 	recovery string
 	gamePath string
 	cancel   context.CancelFunc
 	ctx      context.Context
 	wg       sync.WaitGroup
 	outbox   *event // outputs of the event being applied (journaled after it)
-	presses  int    // clock presses journaled
 }
-
-// eventTime is the clock.TimeSource the table gives its clock: during an event it is the event's
-// own time, so that replaying the journal drives the clock exactly as live play did.
-type eventTime struct{ t *Table }
-
-// Now returns the time of the event being applied, or the live time between events.
-func (e eventTime) Now() time.Time {
-	if n := e.t.evNow.Load(); n != 0 {
-		return time.Unix(0, n)
-	}
-	return e.t.live.Now()
-}
-
-// NewTimer returns a live timer (the table never waits on the clock's timers).
-func (e eventTime) NewTimer(d time.Duration) clock.Timer { return e.t.live.NewTimer(d) }
 
 // Open opens (or creates) the table's journal in opts.JournalDir, replays it and returns the
 // table exactly as it was: board, prisoners, pass stones, clocks (paused), phase. A torn or
@@ -232,9 +170,9 @@ func Open(opts Options) (*Table, error) {
 		opts.journalOptions = append(opts.journalOptions, journal.WithoutSync())
 	}
 	t := &Table{opts: opts, log: opts.Logger, live: opts.Time, changed: make(chan struct{}),
-		notes: map[int]*moveNote{}, dead: map[engine.Point]bool{}}
+		core: newCore(coreConfig{PressWait: opts.PressWait, FlagGrace: opts.FlagGrace, HasProposer: opts.Proposer != nil,
+			Application: opts.Application}, opts.Time, opts.Hold)}
 	t.ctx, t.cancel = context.WithCancel(context.Background())
-	t.stab = observe.NewStabilizer(opts.Hold)
 	if opts.MinConfidence > 0 {
 		t.stab.SetMinConfidence(opts.MinConfidence)
 	}
@@ -266,7 +204,7 @@ func Open(opts Options) (*Table, error) {
 		}
 	}
 	t.replaying = false
-	t.evNow.Store(0)
+	t.effects = nil // what the journal's events asked for was done when they were live
 	if len(records) > 0 {
 		t.afterReplay()
 	}
@@ -307,7 +245,7 @@ func (t *Table) afterReplay() {
 	t.bump()
 }
 
-func (t *Table) moveNumber() int {
+func (t *core) moveNumber() int {
 	if t.game == nil {
 		return 0
 	}
@@ -335,6 +273,7 @@ func (t *Table) Changed() <-chan struct{} {
 }
 
 func (t *Table) bump() {
+	t.perform(false)
 	t.stateSeq++
 	close(t.changed)
 	t.changed = make(chan struct{})
@@ -360,11 +299,51 @@ func (t *Table) runEvent(ev *event) error {
 	}
 	err := t.apply(ev)
 	t.evaluated = false
-	if !t.replaying {
-		t.flushOutbox(ev)
-		t.bump()
+	if t.replaying {
+		t.effects = nil // done when the event was live
+		return err
 	}
+	t.perform(true)
+	t.flushOutbox(ev)
+	t.bump()
 	return err
+}
+
+// perform carries out what the core asked for since the last call: verdicts logged and handed to
+// OnVerdict (and, with journal, kept for the event's output record), moves kept for it, the SGF
+// rewritten, the finished game filed, a dead-stone proposal started, diagnostics logged.
+func (t *Table) perform(journal bool) {
+	for _, e := range t.takeEffects() {
+		switch e := e.(type) {
+		case Said:
+			v := e.Verdict
+			if journal {
+				o := t.out()
+				o.Verdicts = append(o.Verdicts, v)
+			}
+			t.log.Info("verdict", "kind", v.Kind.String(), "message", v.Message)
+			if t.opts.OnVerdict != nil {
+				t.opts.OnVerdict(v)
+			}
+		case Recorded:
+			if journal {
+				o := t.out()
+				o.Moves = append(o.Moves, e.Move)
+			}
+		case RecordChanged:
+			t.saveSGF()
+		case GameFinished:
+			t.fileGame()
+		case GameReopened:
+			t.gamePath = ""
+		case ProposeDead:
+			if e.Gen == t.propGen {
+				t.startProposal()
+			}
+		case Diagnostic:
+			t.log.Log(context.Background(), e.Level, e.Msg, e.Args...)
+		}
+	}
 }
 
 func (t *Table) append(ev *event) error {
@@ -410,76 +389,7 @@ func (t *Table) out() *event {
 	return t.outbox
 }
 
-// apply performs one input event. It must depend only on the table's state and the event, so
-// that replaying the journal reproduces the table exactly.
-func (t *Table) apply(ev *event) error {
-	if y := ev.At.Year(); ev.At.IsZero() || y < 1900 || y > 2200 {
-		return fmt.Errorf("referee: journal record %d (%s) has an implausible time %v", ev.Seq, ev.Kind, ev.At)
-	}
-	t.evNow.Store(ev.At.UnixNano())
-	defer t.evNow.Store(0)
-	if ev.At.After(t.lastAt) {
-		t.lastAt = ev.At
-	}
-	switch ev.Kind {
-	case kindSetup:
-		if ev.Setup == nil {
-			return fmt.Errorf("%w: setup record without a set-up", ErrBadSetup)
-		}
-		return t.applySetup(*ev.Setup, ev.At)
-	case kindPress:
-		return t.applyPress(ev.Press, ev.At)
-	case kindObs:
-		if t.game == nil {
-			return fmt.Errorf("%w: observation before set-up", ErrPhase)
-		}
-		o, err := parseBoardText(t.game.Size(), ev.Board)
-		if err != nil {
-			return err
-		}
-		if err := parseProbsText(&o, ev.Probs); err != nil {
-			return err
-		}
-		o.Time, o.Seq = ev.At, ev.Frame
-		return t.applyObs(o)
-	case kindTimeout:
-		return t.applyTimeout(ev.At)
-	case kindToggle:
-		p, err := t.parsePoint(ev.Point)
-		if err != nil {
-			return err
-		}
-		return t.applyToggle(p, ev.At)
-	case kindConfirm:
-		return t.applyConfirm(ev.Color, ev.At)
-	case kindResume:
-		return t.applyResume(ev.Color, ev.At)
-	case kindResign:
-		return t.applyResign(ev.Color, ev.At)
-	case kindResumeClocks:
-		return t.applyResumeClocks(ev.At)
-	case kindFlag:
-		return t.applyFlag(ev.Color, ev.At)
-	case kindProposal:
-		return t.applyProposal(ev, ev.At)
-	case kindDirector:
-		if ev.Director == nil {
-			return fmt.Errorf("%w: director record without an action", ErrPhase)
-		}
-		return t.applyDirector(*ev.Director, ev.At)
-	case kindRecovered:
-		return t.applyRecovered(ev.At)
-	case kindSight:
-		v, err := observe.ParseView(ev.View)
-		if err != nil {
-			return err
-		}
-		return t.applySight(v, ev.Error, ev.At)
-	}
-	return fmt.Errorf("referee: unknown journal record kind %q", ev.Kind)
-}
-
-func (t *Table) parsePoint(s string) (engine.Point, error) {
+func (t *core) parsePoint(s string) (engine.Point, error) {
 	if t.game == nil {
 		return engine.Point{}, fmt.Errorf("%w: no game", ErrPhase)
 	}
@@ -487,7 +397,7 @@ func (t *Table) parsePoint(s string) (engine.Point, error) {
 }
 
 // setBanner makes v the current message and adds it to the history and the outputs.
-func (t *Table) setBanner(v Verdict) {
+func (t *core) setBanner(v Verdict) {
 	// Message is the English of what the verdict says: one source for each sentence.
 	if len(v.Says) > 0 {
 		v.Message = sentences(v.Says)
@@ -503,18 +413,11 @@ func (t *Table) setBanner(v Verdict) {
 	if len(t.history) > HistoryLen {
 		t.history = slices.Clone(t.history[len(t.history)-HistoryLen:])
 	}
-	if !t.replaying {
-		o := t.out()
-		o.Verdicts = append(o.Verdicts, v)
-		t.log.Info("verdict", "kind", v.Kind.String(), "message", v.Message)
-		if t.opts.OnVerdict != nil {
-			t.opts.OnVerdict(v)
-		}
-	}
+	t.emit(Said{Verdict: v})
 }
 
 // comment adds a referee event to the SGF node of the current last move (the root before move 1).
-func (t *Table) comment(s string) {
+func (t *core) comment(s string) {
 	n := t.game.MoveNumber()
 	note := t.notes[n]
 	if note == nil {
@@ -609,7 +512,7 @@ func sideOf(c engine.Color) clock.Side {
 	return clock.Black
 }
 
-func (t *Table) deadList() []engine.Point {
+func (t *core) deadList() []engine.Point {
 	if len(t.dead) == 0 {
 		return nil
 	}
