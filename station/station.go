@@ -184,7 +184,7 @@ func (s *Station) Run(ctx context.Context) error {
 					if !ok {
 						return
 					}
-					s.Press(p)
+					_ = s.Press(p) // logged
 				}
 			}
 		})
@@ -217,17 +217,20 @@ func (s *Station) See(o observe.Sight) {
 	}
 }
 
-// Press hands a press to the referee (the buttons, the keyboard, a script).
-func (s *Station) Press(p clock.Press) {
+// Press hands a press to the referee (the buttons, the keyboard, a script); an error (the journal
+// cannot be written) is logged and returned.
+func (s *Station) Press(p clock.Press) error {
 	if p.At.IsZero() {
 		p.At = s.ts.Now()
 	}
 	if p.Button == clock.DirectorButton {
 		s.alert(AlertDirector)
 	}
-	if err := s.tab.Press(p); err != nil {
+	err := s.tab.Press(p)
+	if err != nil {
 		s.log.Warn("press "+p.Button.String(), "err", err)
 	}
+	return err
 }
 
 // Conditions reports what the camera sees now.

@@ -504,7 +504,7 @@ func (k *kiosk) logErr(what string, err error) {
 	}
 }
 
-func (k *kiosk) press(p clock.Press) { k.st.Press(p) }
+func (k *kiosk) press(p clock.Press) { _ = k.st.Press(p) } // logged by the station
 
 // exportSGF writes the game record next to the finished games after checking the director PIN.
 func (k *kiosk) exportSGF(pin string) (string, error) {

@@ -13,6 +13,7 @@ import (
 	"tengen/clock"
 	"tengen/engine"
 	"tengen/referee"
+	"tengen/station"
 	"tengen/vision/observe"
 )
 
@@ -109,16 +110,18 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	tm := clock.NewManualTime(s.Start)
 	t0 := s.Start
 	out := cfg.Stdout
-	tab, err := referee.Open(referee.Options{
+	// The kiosk's own application layer, fed the recorded frames and presses at their times.
+	stn, err := station.Open(station.Options{Table: referee.Options{
 		JournalDir: cfg.JournalDir, Time: tm, Proposer: cfg.Proposer, Logger: cfg.Log, NoSync: cfg.NoSync,
 		OnVerdict: func(v referee.Verdict) {
 			fmt.Fprintf(out, "%9.3fs %-15s %s\n", v.At.Sub(t0).Seconds(), v.Kind, v.Message)
 		},
-	})
+	}, Time: tm, Logger: cfg.Log})
 	if err != nil {
 		return res, err
 	}
-	defer tab.Close()
+	defer stn.Close()
+	tab := stn.Table()
 
 	st := tab.State()
 	start := time.Duration(0)
@@ -175,7 +178,7 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 			a := actions[next]
 			next++
 			tm.Set(t0.Add(a.At))
-			if err := do(tab, a, t0.Add(a.At)); err != nil {
+			if err := do(stn, a, t0.Add(a.At)); err != nil {
 				fmt.Fprintf(out, "%9.3fs %-15s line %d: %v\n", a.At.Seconds(), "refused", a.Line, err)
 			}
 			if err := waitProposal(ctx, tab); err != nil {
@@ -216,7 +219,7 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 		if sg.View == observe.ViewBoard {
 			sg.Observation.Time, sg.Observation.Seq = sg.Time, seq
 		}
-		tab.See(sg)
+		stn.See(sg)
 		res.Frames++
 		tab.Tick(t0.Add(t))
 		if err := waitProposal(ctx, tab); err != nil {
@@ -264,10 +267,11 @@ func timeline(s *Script, frames []string) []Action {
 	return acts
 }
 
-func do(tab *referee.Table, a Action, at time.Time) error {
+func do(st *station.Station, a Action, at time.Time) error {
+	tab := st.Table()
 	switch a.Kind {
 	case Press:
-		return tab.Press(clock.Press{Button: a.Button, At: at})
+		return st.Press(clock.Press{Button: a.Button, At: at})
 	case Dead:
 		st := tab.State()
 		p, err := engine.ParsePoint(a.Point, st.Size)
