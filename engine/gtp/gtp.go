@@ -147,31 +147,37 @@ func (e *Engine) register() {
 // Run reads commands from r and writes replies to w until quit, the end of input or ctx is done. The
 // reading happens in a goroutine so that a cancelled context ends Run even while input is pending.
 func (e *Engine) Run(ctx context.Context, r io.Reader, w io.Writer) error {
-	lines := make(chan string)
+	lines := make(chan inputLine)
 	readErr := make(chan error, 1)
 	done := make(chan struct{})
 	defer close(done)
 	go func() {
-		sc := bufio.NewScanner(r)
-		sc.Buffer(make([]byte, 64*1024), 1<<20)
-		for sc.Scan() {
+		br := bufio.NewReaderSize(r, 64*1024)
+		for {
+			l, err := readLine(br, MaxLine)
+			if err != nil && l.text == "" && !l.tooLong {
+				if errors.Is(err, io.EOF) {
+					err = nil
+				}
+				readErr <- err
+				close(lines)
+				return
+			}
 			select {
-			case lines <- sc.Text():
+			case lines <- l:
 			case <-done:
 				return
 			}
 		}
-		readErr <- sc.Err()
-		close(lines)
 	}()
 	bw := bufio.NewWriter(w)
 	for {
-		var line string
+		var l inputLine
 		var ok bool
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
-		case line, ok = <-lines:
+		case l, ok = <-lines:
 		}
 		if !ok {
 			if err := <-readErr; err != nil {
@@ -179,7 +185,12 @@ func (e *Engine) Run(ctx context.Context, r io.Reader, w io.Writer) error {
 			}
 			return nil
 		}
-		reply, quit, has := e.Exec(line)
+		reply, quit, has := "", false, true
+		if l.tooLong {
+			reply = fmt.Sprintf("? line too long (over %d bytes): ignored\n\n", MaxLine)
+		} else {
+			reply, quit, has = e.Exec(l.text)
+		}
 		if !has {
 			continue
 		}
@@ -191,6 +202,51 @@ func (e *Engine) Run(ctx context.Context, r io.Reader, w io.Writer) error {
 		}
 		if quit {
 			return nil
+		}
+	}
+}
+
+// MaxLine is the longest command line Run reads (1 MiB); a longer one is answered with an error
+// and skipped, and reading goes on.
+const MaxLine = 1 << 20
+
+// inputLine is one line of input, or the news that a line was too long.
+type inputLine struct {
+	text    string
+	tooLong bool
+}
+
+// readLine reads one line (without its end) of at most max bytes; a longer line is read to its end
+// and dropped (tooLong). At the end of input a last line without a newline is returned with a
+// nil error, then io.EOF.
+func readLine(br *bufio.Reader, max int) (inputLine, error) {
+	var buf []byte
+	tooLong := false
+	for {
+		chunk, err := br.ReadSlice('\n')
+		if !tooLong {
+			if len(buf)+len(chunk) > max+1 { // +1: the newline
+				tooLong, buf = true, nil
+			} else {
+				buf = append(buf, chunk...)
+			}
+		}
+		switch {
+		case err == nil:
+			if tooLong {
+				return inputLine{tooLong: true}, nil
+			}
+			return inputLine{text: strings.TrimRight(string(buf), "\r\n")}, nil
+		case errors.Is(err, bufio.ErrBufferFull):
+			continue
+		default:
+			if tooLong {
+				return inputLine{tooLong: true}, nil
+			}
+			if len(buf) > 0 {
+				return inputLine{text: strings.TrimRight(string(buf), "\r\n")}, nil
+			}
+			return inputLine{}, err
 		}
 	}
 }

@@ -347,3 +347,19 @@ func TestRunStopsOnCancel(t *testing.T) {
 		t.Fatalf("Run after cancel: %v", err)
 	}
 }
+
+// TestRunSurvivesAnOverlongLine: a line over MaxLine is answered with an error and skipped; the
+// commands around it are answered, and the last line needs no newline.
+func TestRunSurvivesAnOverlongLine(t *testing.T) {
+	e := newEngine(t, "aga", 9)
+	in := "1 name\n" + strings.Repeat("x", MaxLine+10) + "\n2 boardsize 9\n3 protocol_version"
+	var out strings.Builder
+	if err := e.Run(context.Background(), strings.NewReader(in), &out); err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	replies := strings.Split(strings.TrimSpace(out.String()), "\n\n")
+	if len(replies) != 4 || !strings.HasPrefix(replies[0], "=1 ") || !strings.HasPrefix(replies[1], "? line too long") ||
+		replies[2] != "=2" || replies[3] != "=3 2" {
+		t.Fatalf("replies %q", replies)
+	}
+}

@@ -143,6 +143,7 @@ func (r Recovery) String() string {
 type Journal struct {
 	mu     sync.Mutex
 	f      *os.File
+	lock   *os.File // the directory's lock, held until Close
 	path   string
 	size   int64
 	closed bool
@@ -166,6 +167,17 @@ func Open(dir string, opts ...Option) (*Journal, [][]byte, Recovery, error) {
 	for _, o := range opts {
 		o(j)
 	}
+	lock, err := lockDir(dir)
+	if err != nil {
+		return nil, nil, Recovery{}, err
+	}
+	j.lock = lock
+	ok := false
+	defer func() {
+		if !ok {
+			lock.Close()
+		}
+	}()
 	f, err := os.OpenFile(j.path, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
 		return nil, nil, Recovery{}, fmt.Errorf("journal: %w", err)
@@ -233,6 +245,7 @@ func Open(dir string, opts ...Option) (*Journal, [][]byte, Recovery, error) {
 	for i, r := range records {
 		out[i] = append([]byte(nil), r...)
 	}
+	ok = true
 	return j, out, rec, nil
 }
 
@@ -281,7 +294,7 @@ func (j *Journal) Close() error {
 		return nil
 	}
 	j.closed = true
-	return j.f.Close()
+	return errors.Join(j.f.Close(), j.lock.Close())
 }
 
 func writeFileSync(path string, data []byte) error {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -266,5 +267,45 @@ func BenchmarkAppend(b *testing.B) {
 		if err := j.Append(rec); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestOneWriter: a journal open in one place cannot be opened in another (a second kiosk, a
+// replay or a tool); the refusal names the holder's PID and touches nothing; closing releases it.
+func TestOneWriter(t *testing.T) {
+	dir := t.TempDir()
+	j, _, _, err := Open(dir, WithoutSync())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := j.Append([]byte(`{"k":"setup"}`)); err != nil {
+		t.Fatal(err)
+	}
+	before, err := os.ReadFile(filepath.Join(dir, FileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _, _, err = Open(dir, WithoutSync())
+	var iu *InUseError
+	if !errors.Is(err, ErrInUse) || !errors.As(err, &iu) || iu.PID != os.Getpid() {
+		t.Fatalf("second Open: %v, want in use by PID %d", err, os.Getpid())
+	}
+	if !strings.Contains(err.Error(), fmt.Sprintf("in use by PID %d", os.Getpid())) {
+		t.Errorf("message %q", err)
+	}
+	after, _ := os.ReadFile(filepath.Join(dir, FileName))
+	if !bytes.Equal(before, after) {
+		t.Error("the refused Open changed the journal")
+	}
+	if err := j.Close(); err != nil {
+		t.Fatal(err)
+	}
+	j2, recs, _, err := Open(dir, WithoutSync())
+	if err != nil {
+		t.Fatalf("Open after Close: %v", err)
+	}
+	defer j2.Close()
+	if len(recs) != 1 {
+		t.Fatalf("%d records after reopening, want 1", len(recs))
 	}
 }
