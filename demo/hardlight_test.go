@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-
 	"tengen/calib"
 	"tengen/clock"
 	"tengen/demo"
