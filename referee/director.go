@@ -347,3 +347,28 @@ func (t *core) rewrite(n int, m engine.Move) error {
 	}
 	return fail
 }
+
+// callDirector is a press of the director button. During play it stops the clocks, as a player
+// does in a tournament when calling the director, and holds play until the director resumes it
+// (DirectorResume) or the button is pressed again to withdraw the call; otherwise it only calls.
+func (t *core) callDirector(at time.Time) {
+	switch {
+	case t.phase == PhasePlaying:
+		t.pauseClock(at)
+		t.phase = PhaseHalted
+		t.halted = &halt{Called: true}
+		t.comment("A player called the director; the clocks were stopped.")
+		t.setBanner(Verdict{Kind: VerdictDirector, At: at, Says: []Phrase{phrase("The director is called: the clocks are stopped until the director resumes play. Press the director button again to withdraw the call.")}})
+	case t.phase == PhaseHalted && t.halted != nil && t.halted.Called:
+		t.halted = nil
+		t.phase = PhasePlaying
+		if t.clk != nil && t.paused {
+			_ = t.clk.Resume(at)
+		}
+		t.paused = false
+		t.comment("The call for the director was withdrawn; the clocks run again.")
+		t.setBanner(Verdict{Kind: VerdictDirector, At: at, Says: []Phrase{phrase("The call is withdrawn: the clocks run again, {{.Color}} to play.", "Color", title(t.game.ToMove()))}})
+	default:
+		t.setBanner(Verdict{Kind: VerdictDirector, At: at, Says: []Phrase{phrase("The director is called.")}})
+	}
+}

@@ -359,7 +359,7 @@ func (t *core) waitingBanner() {
 func (t *core) applyPress(p clock.Press, at time.Time) error {
 	t.presses++
 	if p.Button == clock.DirectorButton {
-		t.setBanner(Verdict{Kind: VerdictDirector, At: at, Says: []Phrase{phrase("The director is called.")}})
+		t.callDirector(at)
 		return nil
 	}
 	switch p.Button {
@@ -543,6 +543,10 @@ func (t *core) pressNow(p clock.Press, at, now time.Time) error {
 		// counts and restarts them.
 		t.pending = &pendingPress{Color: c, At: at, Deadline: deadline}
 	case PhaseHalted:
+		if t.halted != nil && t.halted.Called {
+			t.setBanner(Verdict{Kind: VerdictDirector, At: at, Says: []Phrase{phrase("The game is paused: the director was called. The clocks stay stopped until the director resumes play, or the director button is pressed again to withdraw the call.")}})
+			return nil
+		}
 		t.setBanner(Verdict{Kind: VerdictInfo, At: at, Says: []Phrase{phrase("Play is halted: the director must rule before play continues.")}})
 	case PhaseMarking:
 		if c != engine.Empty {

@@ -109,3 +109,38 @@ func TestCameraViewHoldsPlay(t *testing.T) {
 		})
 	}
 }
+
+// TestDirectorCallStopsTheClock: the director button stops the clocks during play, as a player
+// does in a tournament; a clock press meanwhile says the game is paused; a second press of the
+// button withdraws the call and the clocks run on from where they stopped.
+func TestDirectorCallStopsTheClock(t *testing.T) {
+	h := newHarness(t, 9, nil)
+	start(h, nil)
+	h.advance(10 * time.Second)
+	h.press(clock.DirectorButton)
+	h.wantBanner(VerdictDirector, "clocks are stopped")
+	st := h.state()
+	if st.Phase != PhaseHalted || st.ClockRunning != engine.Empty {
+		t.Fatalf("phase %v, clock running for %v: want halted, no clock running", st.Phase, st.ClockRunning)
+	}
+	left := st.Black.Clock.Remaining
+	h.advance(time.Minute)
+	h.put('X', "E5")
+	h.look()
+	h.press(clock.BlackClock)
+	h.wantBanner(VerdictDirector, "The game is paused")
+	if got := h.state().Black.Clock.Remaining; got != left {
+		t.Fatalf("Black's clock ran while the director was called: %v, then %v", left, got)
+	}
+	h.press(clock.DirectorButton)
+	h.wantBanner(VerdictDirector, "withdrawn", "Black to play")
+	if st := h.state(); st.Phase != PhasePlaying || st.ClockRunning != engine.Black {
+		t.Fatalf("after withdrawing: phase %v, clock running for %v", st.Phase, st.ClockRunning)
+	}
+	h.move(engine.Black, "E5")
+	h.wantBanner(VerdictMove, "E5")
+	h.reopen()
+	if got := h.movesGTP(); got != "B E5" {
+		t.Fatalf("after replaying the journal: moves %q", got)
+	}
+}

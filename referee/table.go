@@ -100,6 +100,7 @@ type pendingCapture struct {
 type halt struct {
 	Move    *engine.Move
 	Message string
+	Called  bool // a player called the director with the director button (the clocks stopped)
 }
 
 // moveNote is what the SGF keeps with one move besides the move.

@@ -247,8 +247,21 @@ func TestLiveTableThroughTrouble(t *testing.T) {
 	scr.shows(tb.st, "Illegal move", "suicide")
 	tb.eventually("the illegal move rings", func() bool { return tb.alarm.count(AlertIllegal) == 1 }, nil)
 
-	// A call for the director.
+	// A call for the director stops the clocks; the caller withdraws it.
 	tb.press(clock.DirectorButton)
+	scr.shows(tb.st, "The director is called", "clocks are stopped")
+	if st := tab.State(); st.ClockRunning != engine.Empty {
+		t.Fatalf("%v's clock runs while the director is called", st.ClockRunning)
+	}
+	for range 75 { // 150 s, past the flag had the clocks run; the camera keeps sending frames
+		tb.tm.Advance(2 * time.Second)
+		tb.frame()
+	}
+	if st := tab.State(); st.Phase != referee.PhaseHalted {
+		t.Fatalf("phase %v while the director is called, want halted (%s)", st.Phase, st.Banner.Message)
+	}
+	tb.press(clock.DirectorButton)
+	scr.shows(tb.st, "The call is withdrawn")
 
 	// The flag: nobody moves, Black's two minutes run out.
 	tb.eventually("the flag falls", func() bool { return tab.State().Phase == referee.PhaseEnded }, func() { tb.tm.Advance(5 * time.Second) })
