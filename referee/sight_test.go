@@ -1,11 +1,15 @@
 package referee
 
 import (
+	"strings"
+	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
 	"tengen/clock"
 	"tengen/engine"
+	"tengen/referee/journal"
 	"tengen/vision/observe"
 )
 
@@ -142,5 +146,46 @@ func TestDirectorCallStopsTheClock(t *testing.T) {
 	h.reopen()
 	if got := h.movesGTP(); got != "B E5" {
 		t.Fatalf("after replaying the journal: moves %q", got)
+	}
+}
+
+// TestFullDiskSaidOnce: a journal that cannot be written (a full disk) is said once and logged
+// once however often the table tries (frames, ticks, presses), and the table recovers by itself
+// when the disk does.
+func TestFullDiskSaidOnce(t *testing.T) {
+	var full atomic.Bool
+	var said atomic.Int32
+	h := newHarness(t, 9, func(o *Options) {
+		o.journalOptions = append(o.journalOptions, journal.WithFault(func() error {
+			if full.Load() {
+				return syscall.ENOSPC
+			}
+			return nil
+		}))
+		o.OnVerdict = func(v Verdict) {
+			if strings.Contains(v.Message, "journal cannot be written") {
+				said.Add(1)
+			}
+		}
+	})
+	start(h, nil)
+	full.Store(true)
+	h.put('X', "E5")
+	for range 50 {
+		h.look()
+		_ = h.tab.Press(clock.Press{Button: clock.BlackClock, At: h.now()})
+		h.advance(time.Second)
+		h.tab.Tick(h.now())
+	}
+	if n := said.Load(); n != 1 {
+		t.Fatalf("the full disk was said %d times, want once", n)
+	}
+	h.wantBanner(VerdictDirector, "journal cannot be written")
+	full.Store(false)
+	h.look()
+	h.press(clock.BlackClock)
+	h.wantBanner(VerdictMove, "E5")
+	if got := h.movesGTP(); got != "B E5" {
+		t.Fatalf("moves %q after the disk came back", got)
 	}
 }

@@ -127,10 +127,13 @@ type Table struct {
 
 	recovery string
 	gamePath string
-	cancel   context.CancelFunc
-	ctx      context.Context
-	wg       sync.WaitGroup
-	outbox   *event // outputs of the event being applied (journaled after it)
+	// journalFault is the error of the last failed journal write ("" once a write succeeds): a
+	// failing disk is said once, not at every try.
+	journalFault string
+	cancel       context.CancelFunc
+	ctx          context.Context
+	wg           sync.WaitGroup
+	outbox       *event // outputs of the event being applied (journaled after it)
 }
 
 // Open opens (or creates) the table's journal in opts.JournalDir, replays it and returns the
@@ -353,10 +356,21 @@ func (t *Table) append(ev *event) error {
 		return fmt.Errorf("%w: %w", ErrJournal, err)
 	}
 	if err := t.jr.Append(b); err != nil {
-		t.setBanner(Verdict{Kind: VerdictDirector, At: ev.At,
-			Says: []Phrase{phrase("The journal cannot be written ({{.Err}}): call the director.", "Err", err.Error())}})
-		t.bump()
+		// Said once, and logged once, however often the table tries again (every frame, every
+		// tick): the table stays playable and recovers by itself when the disk does.
+		if t.journalFault == "" {
+			t.journalFault = err.Error()
+			t.log.Error("the journal cannot be written; the table goes on and tries again", "err", err)
+			t.setBanner(Verdict{Kind: VerdictDirector, At: ev.At,
+				Says: []Phrase{phrase("The journal cannot be written ({{.Err}}): call the director.", "Err", err.Error())}})
+			t.bump()
+		}
 		return fmt.Errorf("%w: %w", ErrJournal, err)
+	}
+	if t.journalFault != "" {
+		t.journalFault = ""
+		t.log.Info("the journal can be written again")
+		t.setBanner(Verdict{Kind: VerdictInfo, At: ev.At, Says: []Phrase{phrase("The journal can be written again: play on.")}})
 	}
 	return nil
 }

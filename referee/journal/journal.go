@@ -148,6 +148,7 @@ type Journal struct {
 	size   int64
 	closed bool
 	noSync bool
+	fault  func() error // WithFault
 }
 
 // Option adjusts Open.
@@ -155,6 +156,10 @@ type Option func(*Journal)
 
 // WithoutSync turns fsync off. Only tests of logic that do not care about durability use it.
 func WithoutSync() Option { return func(j *Journal) { j.noSync = true } }
+
+// WithFault makes every Append first ask fault, and fail with its error as a full or failing disk
+// would, writing nothing (tests of what the table does then).
+func WithFault(fault func() error) Option { return func(j *Journal) { j.fault = fault } }
 
 // Open opens (or creates) the journal in dir and returns it with the payloads of every good record
 // and a report of any tail that had to be cut. The cut bytes are saved beside the journal as
@@ -269,6 +274,11 @@ func (j *Journal) Append(payload []byte) error {
 	defer j.mu.Unlock()
 	if j.closed {
 		return ErrClosed
+	}
+	if j.fault != nil {
+		if err := j.fault(); err != nil {
+			return fmt.Errorf("journal: append: %w", err)
+		}
 	}
 	buf := Encode(payload)
 	if _, err := j.f.Write(buf); err != nil {
