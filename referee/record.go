@@ -117,11 +117,22 @@ func (t *Table) saveSGF() {
 	}
 }
 
+// writeSGF rewrites the game's SGF. A record shorter than the file it replaces (a journal cut
+// back after damage, a director's undo) never loses the longer one: it is kept beside it first, as
+// game.sgf.longer-<time>.
 func (t *Table) writeSGF() error {
 	if t.game == nil {
 		return nil
 	}
-	return WriteFileAtomic(t.opts.SGFPath, t.record().MarshalSGF(), !t.opts.NoSync)
+	data := t.record().MarshalSGF()
+	if old, err := os.ReadFile(t.opts.SGFPath); err == nil && len(old) > len(data) {
+		keep := fmt.Sprintf("%s.longer-%s", t.opts.SGFPath, t.live.Now().UTC().Format("20060102T150405.000"))
+		if err := WriteFileAtomic(keep, old, !t.opts.NoSync); err != nil {
+			return fmt.Errorf("keeping the longer record: %w", err)
+		}
+		t.log.Warn("the game record is shorter than the file it replaces; the longer one is kept", "kept", keep)
+	}
+	return WriteFileAtomic(t.opts.SGFPath, data, !t.opts.NoSync)
 }
 
 // fileGame copies the finished game into the games directory under a name a director can find.

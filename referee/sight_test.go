@@ -1,6 +1,9 @@
 package referee
 
 import (
+	"bytes"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"syscall"
@@ -187,5 +190,45 @@ func TestFullDiskSaidOnce(t *testing.T) {
 	h.wantBanner(VerdictMove, "E5")
 	if got := h.movesGTP(); got != "B E5" {
 		t.Fatalf("moves %q after the disk came back", got)
+	}
+}
+
+// TestShorterRecordKeepsTheLonger: a journal cut back after damage rewrites the SGF from the
+// shorter game, and the longer record it replaces is kept beside it, not lost.
+func TestShorterRecordKeepsTheLonger(t *testing.T) {
+	h := newHarness(t, 9, nil)
+	start(h, nil)
+	for _, m := range []struct {
+		c engine.Color
+		v string
+	}{{engine.Black, "E5"}, {engine.White, "C3"}, {engine.Black, "G7"}, {engine.White, "C7"}} {
+		h.move(m.c, m.v)
+	}
+	sgfPath := filepath.Join(h.dir, "game.sgf")
+	full, err := os.ReadFile(sgfPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.tab.Close()
+	jp := filepath.Join(h.dir, journal.FileName)
+	data, err := os.ReadFile(jp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data[len(data)*2/3] ^= 0x55 // one flipped byte: the journal is cut back there
+	if err := os.WriteFile(jp, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	h.tab = nil
+	h.reopen()
+	if h.state().MoveNumber >= 4 {
+		t.Fatalf("the damaged journal still gave %d moves", h.state().MoveNumber)
+	}
+	kept, _ := filepath.Glob(sgfPath + ".longer-*")
+	if len(kept) != 1 {
+		t.Fatalf("kept %v, want one longer record", kept)
+	}
+	if got, _ := os.ReadFile(kept[0]); !bytes.Equal(got, full) {
+		t.Fatalf("the kept record is not the one replaced:\n%s", got)
 	}
 }
