@@ -215,8 +215,8 @@ func TestShorterRecordKeepsTheLonger(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	data[len(data)*2/3] ^= 0x55 // one flipped byte: the journal is cut back there
-	if err := os.WriteFile(jp, data, 0o644); err != nil {
+	// A torn journal (the card pulled mid-write, or damage with nothing good after it): cut back.
+	if err := os.WriteFile(jp, data[:len(data)*2/3], 0o644); err != nil {
 		t.Fatal(err)
 	}
 	h.tab = nil
@@ -230,5 +230,45 @@ func TestShorterRecordKeepsTheLonger(t *testing.T) {
 	}
 	if got, _ := os.ReadFile(kept[0]); !bytes.Equal(got, full) {
 		t.Fatalf("the kept record is not the one replaced:\n%s", got)
+	}
+}
+
+// TestDamagedRecordInTheMiddle: one damaged record in the middle of the journal loses only itself;
+// the table replays the records after it and says which records were skipped and from which move
+// the board needs the director's look.
+func TestDamagedRecordInTheMiddle(t *testing.T) {
+	h := newHarness(t, 9, nil)
+	start(h, nil)
+	for _, m := range []struct {
+		c engine.Color
+		v string
+	}{{engine.Black, "E5"}, {engine.White, "C3"}, {engine.Black, "G7"}, {engine.White, "C7"}, {engine.Black, "G3"}} {
+		h.move(m.c, m.v)
+	}
+	h.tab.Close()
+	jp := filepath.Join(h.dir, journal.FileName)
+	data, err := os.ReadFile(jp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := bytes.Index(data, []byte(`"moves":["B[ee]"`))
+	if i < 0 {
+		i = bytes.Index(data, []byte(`E5`))
+	}
+	if i < 0 {
+		t.Fatal("no record of the first move found in the journal")
+	}
+	data[i+2] ^= 0x20 // one flipped bit in the outputs of move 1
+	if err := os.WriteFile(jp, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	h.tab = nil
+	h.reopen()
+	st := h.state()
+	if st.MoveNumber != 5 {
+		t.Fatalf("%d moves after the damaged record was skipped, want 5 (%s)", st.MoveNumber, st.Recovery)
+	}
+	if !strings.Contains(st.Recovery, "damaged and skipped") {
+		t.Fatalf("recovery %q does not say which records were skipped", st.Recovery)
 	}
 }

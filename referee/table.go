@@ -198,6 +198,10 @@ func Open(opts Options) (*Table, error) {
 			t.noteRecovery(fmt.Sprintf("record %d is unreadable (%v); replay stopped there", i+1, err))
 			break
 		}
+		if ev.Seq > t.seq+1 && t.seq > 0 {
+			t.noteRecovery(fmt.Sprintf("records %d to %d were damaged and skipped: check the board against the game from move %d on",
+				t.seq+1, ev.Seq-1, t.moveNumber()+1))
+		}
 		t.seq = ev.Seq
 		if ev.isOutput() {
 			continue

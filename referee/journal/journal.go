@@ -113,8 +113,18 @@ func Decode(data []byte) (records [][]byte, good int64, err error) {
 	return records, off, nil
 }
 
+// Span is a damaged stretch of a journal file that was skipped.
+type Span struct {
+	From, To int64  // byte offsets in the file as it was
+	Reason   string // what was wrong at From
+	SavedTo  string // where its bytes were saved
+}
+
 // Recovery reports what Open found in an existing journal.
 type Recovery struct {
+	// Skipped are damaged stretches with good records after them: the records after each were
+	// kept (the file was rewritten without the damage), and the damaged bytes saved aside.
+	Skipped  []Span
 	Records  int    // good records kept
 	Good     int64  // bytes kept (header included)
 	Cut      int64  // bytes cut from the tail (0 when the file was clean)
@@ -123,19 +133,99 @@ type Recovery struct {
 	Recreate bool   // the file was absent or held only a torn header and was (re)started
 }
 
-// Clean reports whether nothing had to be cut.
-func (r Recovery) Clean() bool { return r.Cut == 0 }
+// Clean reports whether nothing had to be cut or skipped.
+func (r Recovery) Clean() bool { return r.Cut == 0 && len(r.Skipped) == 0 }
 
 // String describes the recovery in one line for the log and the director's screen.
 func (r Recovery) String() string {
 	if r.Clean() {
 		return fmt.Sprintf("journal: %d records, clean", r.Records)
 	}
-	s := fmt.Sprintf("journal: %d good records kept; %d bytes cut at byte %d (%s)", r.Records, r.Cut, r.Good, r.Reason)
-	if r.SavedTo != "" {
-		s += "; cut bytes saved to " + r.SavedTo
+	s := fmt.Sprintf("journal: %d good records kept", r.Records)
+	for _, sp := range r.Skipped {
+		s += fmt.Sprintf("; %d damaged bytes skipped at byte %d (%s), the records after them kept", sp.To-sp.From, sp.From, sp.Reason)
+		if sp.SavedTo != "" {
+			s += ", saved to " + sp.SavedTo
+		}
+	}
+	if r.Cut > 0 {
+		s += fmt.Sprintf("; %d bytes cut at byte %d (%s)", r.Cut, r.Good, r.Reason)
+		if r.SavedTo != "" {
+			s += "; cut bytes saved to " + r.SavedTo
+		}
 	}
 	return s
+}
+
+// recordAt decodes the record at off: its payload and size, or why there is none.
+func recordAt(data []byte, off int64) (payload []byte, size int64, reason string) {
+	rest := data[off:]
+	if len(rest) < recordHeader {
+		return nil, 0, "torn record header"
+	}
+	n := binary.BigEndian.Uint32(rest[0:4])
+	if n == 0 || n > MaxRecord {
+		return nil, 0, fmt.Sprintf("impossible record length %d", n)
+	}
+	if uint64(len(rest)-recordHeader) < uint64(n) {
+		return nil, 0, "torn record payload"
+	}
+	payload = rest[recordHeader : recordHeader+int(n)]
+	if binary.BigEndian.Uint32(rest[4:8]) != checksum(rest[0:4], payload) {
+		return nil, 0, "checksum mismatch"
+	}
+	return payload, recordHeader + int64(n), ""
+}
+
+// scan decodes data from off (a bad record) to the end, skipping damage: after a bad record it
+// looks for the next offset where a whole record with a good checksum starts (a false match has
+// odds of 1 in 2^32), and goes on from there. It returns the records found and the bad spans; a
+// last span that reaches the end of data is a torn or damaged tail.
+func scan(data []byte, off int64) (records [][]byte, bad []Span) {
+	end := int64(len(data))
+	for off < end {
+		payload, size, reason := recordAt(data, off)
+		if reason == "" {
+			records = append(records, payload)
+			off += size
+			continue
+		}
+		next := end
+		for y := off + 1; y+recordHeader <= end; y++ {
+			if _, _, r := recordAt(data, y); r == "" {
+				next = y
+				break
+			}
+		}
+		bad = append(bad, Span{From: off, To: next, Reason: reason})
+		off = next
+	}
+	return records, bad
+}
+
+// resynced is the journal rewritten with records only (the damaged spans saved aside and noted
+// in rec): the file image to write.
+func (j *Journal) resynced(data []byte, records [][]byte, bad []Span, rec *Recovery) ([]byte, error) {
+	for i := range bad {
+		sp := &bad[i]
+		sp.SavedTo = fmt.Sprintf("%s.damaged-%d", j.path, sp.From)
+		if err := writeFileSync(sp.SavedTo, data[sp.From:sp.To]); err != nil {
+			return nil, fmt.Errorf("journal: saving the damaged bytes: %w", err)
+		}
+		if sp.To == int64(len(data)) { // the tail: cut, as a torn tail always was
+			rec.Cut, rec.Reason, rec.SavedTo = sp.To-sp.From, sp.Reason, sp.SavedTo
+			continue
+		}
+		rec.Skipped = append(rec.Skipped, *sp)
+	}
+	img := []byte(Magic)
+	for _, r := range records {
+		img = append(img, Encode(r)...)
+	}
+	if rec.Cut > 0 {
+		rec.Good = int64(len(img))
+	}
+	return img, nil
 }
 
 // Journal is an open journal file, safe for concurrent use. Append returns only once the record
@@ -199,6 +289,29 @@ func Open(dir string, opts ...Option) (*Journal, [][]byte, Recovery, error) {
 	case errors.Is(derr, ErrNotJournal):
 		f.Close()
 		return nil, nil, Recovery{}, fmt.Errorf("%s: %w", j.path, derr)
+	case errors.As(derr, &ce) && good > 0:
+		// Records may follow the damage (a flipped byte in the middle, not a torn tail): keep them.
+		later, bad := scan(data, good)
+		if len(bad) > 0 && bad[0].To < int64(len(data)) {
+			records = append(records, later...)
+			img, err := j.resynced(data, records, bad, &rec)
+			if err != nil {
+				f.Close()
+				return nil, nil, Recovery{}, err
+			}
+			if err := f.Truncate(0); err != nil {
+				f.Close()
+				return nil, nil, Recovery{}, fmt.Errorf("journal: %w", err)
+			}
+			if _, err := f.WriteAt(img, 0); err != nil {
+				f.Close()
+				return nil, nil, Recovery{}, fmt.Errorf("journal: rewriting without the damaged records: %w", err)
+			}
+			data, good = img, int64(len(img))
+			records, _, _ = Decode(img)
+			break
+		}
+		fallthrough
 	case errors.As(derr, &ce):
 		rec.Reason = ce.Reason
 		rec.Cut = int64(len(data)) - good

@@ -151,7 +151,10 @@ func TestCorruptLastRecordEveryByte(t *testing.T) {
 	}
 }
 
-func TestCorruptMiddleKeepsPrefix(t *testing.T) {
+// TestCorruptMiddleKeepsTheRest: a flipped byte in the middle of a journal loses only the record
+// it hit: the records after it are kept, the damaged bytes saved aside, and the file rewritten
+// without them so that it opens clean next time.
+func TestCorruptMiddleKeepsTheRest(t *testing.T) {
 	dir := t.TempDir()
 	want := payloads(5)
 	writeJournal(t, dir, want)
@@ -168,12 +171,52 @@ func TestCorruptMiddleKeepsPrefix(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer j.Close()
-	if len(got) != 2 || rec.Reason != "checksum mismatch" || rec.Good != int64(off) {
+	wantKept := [][]byte{want[0], want[1], want[3], want[4]}
+	if len(got) != len(wantKept) || len(rec.Skipped) != 1 || rec.Skipped[0].Reason != "checksum mismatch" ||
+		rec.Skipped[0].From != int64(off) || rec.Cut != 0 {
 		t.Fatalf("%d records, %+v", len(got), rec)
 	}
-	if rec.String() == "" {
-		t.Fatal("empty report")
+	for i := range wantKept {
+		if !bytes.Equal(got[i], wantKept[i]) {
+			t.Fatalf("record %d = %q, want %q", i, got[i], wantKept[i])
+		}
+	}
+	if saved, err := os.ReadFile(rec.Skipped[0].SavedTo); err != nil || len(saved) != recordHeader+len(want[2]) {
+		t.Fatalf("the damaged bytes saved: %d bytes, %v", len(saved), err)
+	}
+	if !strings.Contains(rec.String(), "damaged bytes skipped") {
+		t.Errorf("report %q", rec.String())
+	}
+	if err := j.Append([]byte("after")); err != nil {
+		t.Fatal(err)
+	}
+	j.Close()
+	j, got, rec, err = Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer j.Close()
+	if !rec.Clean() || len(got) != 5 || string(got[4]) != "after" {
+		t.Fatalf("reopened: %d records, %+v", len(got), rec)
+	}
+}
+
+// TestCorruptTailIsCut: damage with no good record after it (a torn last write) is cut as before.
+func TestCorruptTailIsCut(t *testing.T) {
+	dir := t.TempDir()
+	want := payloads(5)
+	writeJournal(t, dir, want)
+	path := filepath.Join(dir, FileName)
+	data, _ := os.ReadFile(path)
+	data[len(data)-3] ^= 0xff
+	os.WriteFile(path, data, 0o644)
+	j, got, rec, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer j.Close()
+	if len(got) != 4 || rec.Reason != "checksum mismatch" || rec.Cut == 0 || len(rec.Skipped) != 0 {
+		t.Fatalf("%d records, %+v", len(got), rec)
 	}
 }
 
