@@ -1,8 +1,11 @@
 // Package journal is the referee's append-only event log: a file of length-prefixed records, each
 // with its own CRC-32C checksum, written with one write call and made durable with fsync before
-// Append returns. On open the whole file is checked; a torn or corrupt tail (a crash in the middle
-// of a write, a flipped bit) is cut at the last good record, saved aside for the director, and
-// reported, so that nothing before it is lost and the table can resume exactly.
+// Append returns. On open the whole file is checked: a damaged record in the middle (a flipped
+// bit) is skipped, the reading resynchronizing at the next whole record with a good checksum, so
+// that every good record after it is kept; a torn or corrupt tail (a crash in the middle of a
+// write) is cut at the last good record. Damaged bytes are saved aside for the director and
+// reported, and the file is rewritten without them. One process at a time holds a journal (an OS
+// lock on journal.lock beside it).
 //
 // File layout (all integers big-endian):
 //
