@@ -169,7 +169,7 @@ func checkConfig(opts Options) Result {
 
 func checkPIN(cfg config.Config) Result {
 	if cfg.Director.PINHash == "" {
-		return Result{Check: "director PIN", Status: Warn, Detail: "no director PIN is set: anyone can open the director screens",
+		return Result{Check: "director PIN", Status: Warn, Detail: "no director PIN is set: the director's actions (undo, correct a move, adjust a clock, set a result, pause, export) are disabled",
 			Fix: "run `kiosk doctor -hash-pin`, type a PIN of 4 to 12 digits, and paste the printed line under [director]"}
 	}
 	return Result{Check: "director PIN", Status: OK, Detail: "set (stored hashed)"}
