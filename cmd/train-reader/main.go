@@ -38,12 +38,17 @@ func run(args []string) error {
 	hidden := fs.String("hidden", "32,16", "hidden layer widths")
 	seed := fs.Uint64("seed", def.Seed, "random seed")
 	dump := fs.String("dump", "", "with -loso: draw every held-out photo read with a mistake into this directory")
+	hold := fs.String("hold", "", "with -loso: hold out only these sources (comma-separated), for quicker experiments")
+	cache := fs.String("cache", "", "a file keeping the boards found in box-labelled photos between runs (made if missing): finding them takes minutes")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	opt := def
 	opt.Variants, opt.Seed, opt.Train.Epochs, opt.Train.Seed, opt.Dump = *variants, *seed, *epochs, *seed, *dump
 	opt.Train.Hidden = nil
+	if *hold != "" {
+		opt.HoldOut = strings.Split(*hold, ",")
+	}
 	for _, w := range strings.Split(*hidden, ",") {
 		n, err := strconv.Atoi(strings.TrimSpace(w))
 		if err != nil || n <= 0 {
@@ -71,7 +76,16 @@ func run(args []string) error {
 		photos = append(photos, rs...)
 	}
 	start := time.Now()
-	prepared, skipped := readertrain.Prepare(photos)
+	var prepared []*readertrain.Photo
+	var skipped []readertrain.Skipped
+	if *cache != "" {
+		prepared, skipped, err = readertrain.PrepareCached(photos, *cache)
+		if err != nil {
+			return err
+		}
+	} else {
+		prepared, skipped = readertrain.Prepare(photos)
+	}
 	defer func() {
 		for _, p := range prepared {
 			p.Close()

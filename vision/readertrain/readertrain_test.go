@@ -1,6 +1,7 @@
 package readertrain
 
 import (
+	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -161,5 +162,56 @@ func TestAugmentationKeepsTheGrid(t *testing.T) {
 		}
 		r.Close()
 		img.Close()
+	}
+}
+
+// TestPrepareCachedMatchesPrepare checks a box-labelled photo prepared from the calibration
+// cache has the calibration and labels Prepare gives it, and that a skipped photo stays skipped.
+func TestPrepareCachedMatchesPrepare(t *testing.T) {
+	photos, err := evalset.Load(shareddata.Path(t, "vision-eval"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var some []evalset.Photo
+	for _, p := range photos {
+		if p.Source == evalset.Roboflow && len(some) < 4 {
+			some = append(some, p)
+		}
+	}
+	want, wantSkipped := Prepare(some)
+	defer closeAll(want)
+	path := filepath.Join(t.TempDir(), "cache.json")
+	for run := 0; run < 2; run++ { // the first run fills the cache, the second reads it
+		got, skipped, err := PrepareCached(some, path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != len(want) || len(skipped) != len(wantSkipped) {
+			t.Fatalf("run %d: %d prepared, %d skipped; Prepare: %d and %d", run, len(got), len(skipped), len(want), len(wantSkipped))
+		}
+		for i, p := range got {
+			w := want[i]
+			if p.Rel != w.Rel || p.Cal.Size != w.Cal.Size || p.Img.Cols() != w.Img.Cols() {
+				t.Fatalf("run %d: %s (%d lines), want %s (%d lines)", run, p.Rel, p.Cal.Size, w.Rel, w.Cal.Size)
+			}
+			for k, c := range p.Cal.Corners {
+				if d := math.Hypot(c.X-w.Cal.Corners[k].X, c.Y-w.Cal.Corners[k].Y); d > 1e-6 {
+					t.Errorf("run %d: %s corner %d at %v, want %v", run, p.Rel, k, c, w.Cal.Corners[k])
+				}
+			}
+			for k := range p.Labels {
+				if p.Labels[k] != w.Labels[k] || p.Known[k] != w.Known[k] {
+					t.Errorf("run %d: %s point %d labelled %v (known %v), want %v (%v)", run, p.Rel, k, p.Labels[k], p.Known[k], w.Labels[k], w.Known[k])
+					break
+				}
+			}
+		}
+		closeAll(got)
+	}
+}
+
+func closeAll(ps []*Photo) {
+	for _, p := range ps {
+		p.Close()
 	}
 }
