@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"tengen/engine"
+	"tengen/referee"
 )
 
 // MaxBCMPin is the highest GPIO line on the Raspberry Pi's 40-pin header (BCM numbering).
@@ -67,6 +68,9 @@ func (c Config) check() []Problem {
 		bad("pins.debounce", "%v is out of range (\"1ms\"..\"500ms\")", c.Pins.Debounce)
 	}
 
+	if p := c.Game.IllegalMove; p != "" && !slices.Contains(referee.Policies(), referee.Policy(p)) {
+		bad("game.illegal_move", "%q is not a policy: use %v, or leave it out for the rules' own", p, referee.Policies())
+	}
 	for _, e := range c.Alerts.Events {
 		if !slices.Contains(AlertEvents(), e) {
 			bad("alerts.events", "%q is not an alert: use %s", e, strings.Join(AlertEvents(), ", "))

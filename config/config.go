@@ -118,6 +118,11 @@ type Game struct {
 	Handicap int `toml:"handicap"`
 	// TimeControl is a time control such as "60m+5x30s" (main time plus byo-yomi periods).
 	TimeControl string `toml:"time_control"`
+	// IllegalMove is what an illegal move costs: "retract-pass" (AGA rule 8), "loss" (Japanese
+	// rules art. 14), "warning" (the stone is taken back and the offender plays again) or
+	// "director" (play halts for the director); "" = the rules preset's own (loss under Japanese
+	// rules, retract-pass under the others).
+	IllegalMove string `toml:"illegal_move"`
 }
 
 // Director protects the director's screens.

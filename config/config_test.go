@@ -256,3 +256,13 @@ func TestAlertEvents(t *testing.T) {
 		t.Fatalf("an unknown alert: err %v", err)
 	}
 }
+
+func TestIllegalMovePolicy(t *testing.T) {
+	c, err := Parse([]byte("[game]\nillegal_move = \"warning\"\n"), "k")
+	if err != nil || c.Game.IllegalMove != "warning" {
+		t.Fatalf("warning: %v %+v", err, c.Game)
+	}
+	if _, err := Parse([]byte("[game]\nillegal_move = \"flogging\"\n"), "k"); err == nil || !strings.Contains(err.Error(), "game.illegal_move") {
+		t.Fatalf("an unknown policy: err %v", err)
+	}
+}

@@ -71,7 +71,27 @@ const (
 	PolicyRetractPass Policy = "retract-pass"
 	// PolicyDirector halts the game and the clocks until the director rules.
 	PolicyDirector Policy = "director"
+	// PolicyLoss is Japanese rules art. 14: a violation loses the game at once.
+	PolicyLoss Policy = "loss"
+	// PolicyWarning is a tournament's own rule: the stone is taken back, the offender is warned and
+	// plays again (their clock runs on).
+	PolicyWarning Policy = "warning"
 )
+
+// Policies lists the illegal-move policies.
+func Policies() []Policy {
+	return []Policy{PolicyRetractPass, PolicyLoss, PolicyWarning, PolicyDirector}
+}
+
+// DefaultPolicy is a ruleset's own answer to an illegal move: loss under Japanese rules (art. 14),
+// retraction and a pass under the others (AGA rule 8, the basic rules' AGA play, and the area
+// rulesets, whose texts leave it to the tournament).
+func DefaultPolicy(rules string) Policy {
+	if rules == "japanese" {
+		return PolicyLoss
+	}
+	return PolicyRetractPass
+}
 
 // Player is one player's name and rank as entered at set-up.
 type Player struct {

@@ -42,7 +42,7 @@ func (t *core) prepare(s Setup, at time.Time) (Setup, engine.Rules, *engine.Game
 		s.Size = 19
 	}
 	if s.Policy == "" {
-		s.Policy = PolicyRetractPass
+		s.Policy = DefaultPolicy(s.Rules)
 	}
 	if s.Date == "" {
 		s.Date = at.UTC().Format("2006-01-02")
@@ -50,8 +50,8 @@ func (t *core) prepare(s Setup, at time.Time) (Setup, engine.Rules, *engine.Game
 	bad := func(err error) (Setup, engine.Rules, *engine.Game, *clock.Clock, error) {
 		return s, engine.Rules{}, nil, nil, fmt.Errorf("%w: %w", ErrBadSetup, err)
 	}
-	if s.Policy != PolicyRetractPass && s.Policy != PolicyDirector {
-		return bad(fmt.Errorf("unknown illegal-move policy %q (want %q or %q)", s.Policy, PolicyRetractPass, PolicyDirector))
+	if !slices.Contains(Policies(), s.Policy) {
+		return bad(fmt.Errorf("unknown illegal-move policy %q (want one of %v)", s.Policy, Policies()))
 	}
 	rules, err := engine.Preset(s.Rules)
 	if err != nil {
@@ -127,8 +127,22 @@ func (t *core) applySetup(s Setup, at time.Time) error {
 		says = phrase("Game set up. The board must be empty; press a clock to start Black's clock.")
 	}
 	t.setBanner(Verdict{Kind: VerdictInfo, Says: []Phrase{says}, At: at, Points: g.Handicap()})
+	t.comment("Illegal moves: " + policyNote(s.Policy) + ".")
 	t.emit(RecordChanged{})
 	return nil
+}
+
+// policyNote says a policy in English for the game record.
+func policyNote(p Policy) string {
+	switch p {
+	case PolicyLoss:
+		return "a violation loses the game (Japanese rules art. 14)"
+	case PolicyWarning:
+		return "the stone is taken back with a warning and the offender plays again (tournament rule)"
+	case PolicyDirector:
+		return "play halts for the director"
+	}
+	return "the stone is taken back and the offender passes (AGA rule 8)"
 }
 
 // Observe feeds one frame's reading of the board (from the vision pipeline). Readings are
@@ -856,6 +870,25 @@ func (t *core) illegal(m engine.Move, ime *engine.IllegalMoveError, at time.Time
 		t.setBanner(Verdict{Kind: VerdictIllegal, Color: m.Color, At: at, Points: pts, Says: says})
 		return
 	}
+	switch t.setup.Policy {
+	case PolicyLoss:
+		res := "B+F"
+		if m.Color == engine.Black {
+			res = "W+F"
+		}
+		t.comment(fmt.Sprintf("Illegal move %s: %s. The violation loses the game (Japanese rules art. 14).", m.GTP(size), sentence))
+		t.endWith(Verdict{Kind: VerdictIllegal, Color: m.Color, At: at, Points: pts, Says: []Phrase{illegalPhrase(ime),
+			phrase("A violation loses the game at once (Japanese rules art. 14): {{.Opponent}} wins ({{.Result}}).",
+				"Opponent", title(m.Color.Opponent()), "Result", res)}}, res)
+		return
+	case PolicyWarning:
+		t.comment(fmt.Sprintf("Illegal move %s: %s. Warning; the stone is taken back.", m.GTP(size), sentence))
+		t.differs = []engine.Point{m.Point}
+		t.setBanner(Verdict{Kind: VerdictIllegal, Color: m.Color, At: at, Points: pts, Says: []Phrase{illegalPhrase(ime),
+			phrase("Warning (tournament rule): {{.Color}} takes the stone on {{.Point}} back and plays again; {{.Color}}'s clock runs on.",
+				"Color", title(m.Color), "Point", m.Point.GTP(size))}})
+		return
+	}
 	played, err := g.RetractAndPass(m)
 	if err != nil {
 		t.boardDiffers(m.Color, []Phrase{errPhrase(err)}, []mismatch{{P: m.Point, Want: engine.Empty, Seen: m.Color}}, at)
@@ -1137,6 +1170,12 @@ func (t *core) timeLoss(c engine.Color, at time.Time) {
 
 // end finishes the game with a result.
 func (t *core) end(result string, at time.Time, says []Phrase) {
+	t.endWith(Verdict{Kind: VerdictResult, At: at, Says: says}, result)
+}
+
+// endWith finishes the game with a result, saying v (a result, or the illegal move that lost).
+func (t *core) endWith(v Verdict, result string) {
+	at := v.At
 	g := t.game
 	var err error
 	if result == "Void" {
@@ -1155,7 +1194,7 @@ func (t *core) end(result string, at time.Time, says []Phrase) {
 	t.propBusy = false
 	t.phase = PhaseEnded
 	t.result = result
-	t.setBanner(Verdict{Kind: VerdictResult, At: at, Says: says})
+	t.setBanner(v)
 	t.emit(RecordChanged{})
 	t.emit(GameFinished{})
 }

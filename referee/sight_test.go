@@ -272,3 +272,51 @@ func TestDamagedRecordInTheMiddle(t *testing.T) {
 		t.Fatalf("recovery %q does not say which records were skipped", st.Recovery)
 	}
 }
+
+// TestIllegalMovePolicies: what an illegal move costs is the table's setting, each ruleset with its
+// own default: AGA rule 8 retracts and passes, Japanese rules art. 14 loses the game, a
+// tournament's warning takes the stone back and lets the offender play again, and the verdict
+// names the article applied.
+func TestIllegalMovePolicies(t *testing.T) {
+	tests := []struct {
+		name     string
+		rules    string
+		policy   Policy
+		phase    Phase
+		result   string
+		contains string
+		moves    string
+		toMove   engine.Color
+	}{
+		{"AGA rule 8 by default", "aga", "", PhasePlaying, "", "AGA rule 8", "B E5 W G3 B B1 W J9 B A2 W pass", engine.Black},
+		{"Japanese art. 14 by default", "japanese", "", PhaseEnded, "B+F", "art. 14", "B E5 W G3 B B1 W J9 B A2", engine.Empty},
+		{"a warning", "japanese", PolicyWarning, PhasePlaying, "", "Warning", "B E5 W G3 B B1 W J9 B A2", engine.White},
+		{"loss chosen under AGA rules", "aga", PolicyLoss, PhaseEnded, "B+F", "art. 14", "B E5 W G3 B B1 W J9 B A2", engine.Empty},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newHarness(t, 9, nil)
+			start(h, func(s *Setup) { s.Rules, s.Policy = tc.rules, tc.policy })
+			for _, m := range []struct {
+				c engine.Color
+				v string
+			}{{engine.Black, "E5"}, {engine.White, "G3"}, {engine.Black, "B1"}, {engine.White, "J9"}, {engine.Black, "A2"}, {engine.White, "A1"}} {
+				h.move(m.c, m.v)
+			}
+			st := h.wantBanner(VerdictIllegal, tc.contains)
+			if st.Phase != tc.phase || st.Result != tc.result {
+				t.Fatalf("phase %v result %q, want %v %q", st.Phase, st.Result, tc.phase, tc.result)
+			}
+			if got := h.movesGTP(); got != tc.moves {
+				t.Fatalf("moves %q, want %q", got, tc.moves)
+			}
+			if tc.toMove != engine.Empty && st.ToMove != tc.toMove {
+				t.Fatalf("%v to move, want %v", st.ToMove, tc.toMove)
+			}
+			rec := string(h.tab.Record().MarshalSGF())
+			if !strings.Contains(rec, "Illegal moves:") {
+				t.Errorf("the record does not say the policy:\n%s", rec)
+			}
+		})
+	}
+}

@@ -22,6 +22,7 @@ type SetupScreen struct {
 	Handicap    *widget.Select
 	Size        *widget.Select
 	TimeControl *widget.SelectEntry
+	Policy      *widget.Select // what an illegal move costs (policyLabels)
 	BlackName   *widget.Entry
 	BlackRank   *widget.Entry
 	WhiteName   *widget.Entry
@@ -33,6 +34,29 @@ type SetupScreen struct {
 	Message     *widget.Label
 	content     fyne.CanvasObject
 	onStart     func(referee.Setup) error
+}
+
+// policyLabel is how the set-up screen names an illegal-move policy.
+func policyLabel(p referee.Policy) string {
+	switch p {
+	case referee.PolicyLoss:
+		return tr("Loss (Japanese rules art. 14)")
+	case referee.PolicyWarning:
+		return tr("Warning: the stone is taken back")
+	case referee.PolicyDirector:
+		return tr("Halt for the director")
+	}
+	return tr("Retract and pass (AGA rule 8)")
+}
+
+// policyOf is the policy a label of policyLabel names.
+func policyOf(label string) referee.Policy {
+	for _, p := range referee.Policies() {
+		if policyLabel(p) == label {
+			return p
+		}
+	}
+	return ""
 }
 
 // defaultControl is the time control a rules preset suggests.
@@ -55,6 +79,11 @@ func NewSetupScreen(initial referee.Setup, onStart func(referee.Setup) error, on
 	s.Handicap = widget.NewSelect([]string{"0", "2", "3", "4", "5", "6", "7", "8", "9"}, nil)
 	s.Size = widget.NewSelect([]string{"9", "13", "19"}, nil)
 	s.TimeControl = widget.NewSelectEntry(append([]string{"30m+5x30s", "60m+5x30s"}, clock.PresetNames()...))
+	var labels []string
+	for _, p := range referee.Policies() {
+		labels = append(labels, policyLabel(p))
+	}
+	s.Policy = widget.NewSelect(labels, nil)
 	s.BlackName, s.BlackRank = widget.NewEntry(), widget.NewEntry()
 	s.WhiteName, s.WhiteRank = widget.NewEntry(), widget.NewEntry()
 	s.Event, s.Round, s.Table = widget.NewEntry(), widget.NewEntry(), widget.NewEntry()
@@ -89,6 +118,11 @@ func NewSetupScreen(initial referee.Setup, onStart func(referee.Setup) error, on
 		tc = defaultControl(rules)
 	}
 	s.TimeControl.SetText(tc)
+	policy := initial.Policy
+	if policy == "" {
+		policy = referee.DefaultPolicy(rules)
+	}
+	s.Policy.SetSelected(policyLabel(policy))
 	s.BlackName.SetText(initial.Black.Name)
 	s.BlackRank.SetText(initial.Black.Rank)
 	s.WhiteName.SetText(initial.White.Name)
@@ -100,6 +134,7 @@ func NewSetupScreen(initial referee.Setup, onStart func(referee.Setup) error, on
 	s.Rules.OnChanged = func(r string) {
 		s.fillKomi()
 		s.TimeControl.SetText(defaultControl(r))
+		s.Policy.SetSelected(policyLabel(referee.DefaultPolicy(r)))
 	}
 	s.Handicap.OnChanged = func(string) { s.fillKomi() }
 
@@ -116,6 +151,7 @@ func NewSetupScreen(initial referee.Setup, onStart func(referee.Setup) error, on
 		widget.NewFormItem(tr("Handicap"), s.Handicap),
 		widget.NewFormItem(tr("Board size"), s.Size),
 		widget.NewFormItem(tr("Time control"), s.TimeControl),
+		widget.NewFormItem(tr("Illegal move"), s.Policy),
 		widget.NewFormItem(tr("Black"), container.NewBorder(nil, nil, nil, sized(s.BlackRank, 90), s.BlackName)),
 		widget.NewFormItem(tr("White"), container.NewBorder(nil, nil, nil, sized(s.WhiteRank, 90), s.WhiteName)),
 		widget.NewFormItem(tr("Event"), s.Event),
@@ -169,6 +205,7 @@ func (s *SetupScreen) Setup() (referee.Setup, error) {
 		}
 	}
 	out.TimeControl = tc
+	out.Policy = policyOf(s.Policy.Selected)
 	out.Black = referee.Player{Name: strings.TrimSpace(s.BlackName.Text), Rank: strings.TrimSpace(s.BlackRank.Text)}
 	out.White = referee.Player{Name: strings.TrimSpace(s.WhiteName.Text), Rank: strings.TrimSpace(s.WhiteRank.Text)}
 	out.Event = strings.TrimSpace(s.Event.Text)

@@ -491,7 +491,7 @@ func (k *kiosk) handlers() ui.Handlers {
 func (k *kiosk) setupDefaults() referee.Setup {
 	g := k.cfg.Game
 	s := referee.Setup{Rules: g.Rules, Size: g.Size, Komi: g.Komi, Handicap: g.Handicap, TimeControl: g.TimeControl,
-		Event: k.cfg.Event}
+		Event: k.cfg.Event, Policy: referee.Policy(g.IllegalMove)}
 	if k.cfg.Table > 0 {
 		s.Table = strconv.Itoa(k.cfg.Table)
 	}
