@@ -52,12 +52,13 @@ type Config struct {
 
 // Engine is one GTP session: a game and the commands that act on it.
 type Engine struct {
-	cfg  Config
-	game *engine.Game
-	komi float64
-	dead []engine.Point
-	rng  *rand.Rand
-	cmds map[string]func(args []string) (string, error)
+	cfg     Config
+	game    *engine.Game
+	komi    float64
+	komiSet bool // the controller (or the configuration) set the komi; otherwise the game uses its rules' (handicap komi with handicap stones)
+	dead    []engine.Point
+	rng     *rand.Rand
+	cmds    map[string]func(args []string) (string, error)
 	// order lists the commands for list_commands.
 	order []string
 }
@@ -80,7 +81,7 @@ func New(cfg Config) (*Engine, error) {
 	e := &Engine{cfg: cfg, rng: rand.New(rand.NewPCG(cfg.Seed, 0x7465_6e67_656e))}
 	e.komi = cfg.Rules.Komi
 	if cfg.Komi != nil {
-		e.komi = *cfg.Komi
+		e.komi, e.komiSet = *cfg.Komi, true
 	}
 	if err := e.newGame(cfg.Size); err != nil {
 		return nil, err
@@ -94,7 +95,9 @@ func (e *Engine) newGame(size int) error {
 	if err != nil {
 		return err
 	}
-	g.SetKomi(e.komi)
+	if e.komiSet {
+		g.SetKomi(e.komi)
+	}
 	e.game = g
 	e.dead = nil
 	return nil
@@ -344,7 +347,7 @@ func (e *Engine) setKomi(args []string) (string, error) {
 	if err != nil || k != k || k > 1e6 || k < -1e6 {
 		return "", errors.New("syntax error: komi FLOAT")
 	}
-	e.komi = k
+	e.komi, e.komiSet = k, true
 	e.game.SetKomi(k)
 	return "", nil
 }
@@ -559,8 +562,17 @@ func (e *Engine) fixedHandicap(args []string) (string, error) {
 	if err := e.game.PlaceFreeHandicap(ps); err != nil {
 		return "", errors.New("invalid handicap")
 	}
-	e.game.SetKomi(e.komi)
+	e.keepKomi()
 	return e.vertices(ps), nil
+}
+
+// keepKomi applies the controller's komi after handicap stones are placed; without one the game
+// keeps its rules' handicap komi (as kiosk score and the table do).
+func (e *Engine) keepKomi() {
+	if e.komiSet {
+		e.game.SetKomi(e.komi)
+	}
+	e.komi = e.game.Komi()
 }
 
 func (e *Engine) setFreeHandicap(args []string) (string, error) {
@@ -577,7 +589,7 @@ func (e *Engine) setFreeHandicap(args []string) (string, error) {
 	if err := e.game.PlaceFreeHandicap(ps); err != nil {
 		return "", errors.New("bad vertex list")
 	}
-	e.game.SetKomi(e.komi)
+	e.keepKomi()
 	return "", nil
 }
 
@@ -605,6 +617,9 @@ func (e *Engine) setDead(args []string) (string, error) {
 	ps, err := e.parsePoints(args)
 	if err != nil {
 		return "", err
+	}
+	if e.game.AllAlive() {
+		return "", errors.New("AGA rule 10: after four passes in a row every stone on the board counts as alive")
 	}
 	for _, p := range ps {
 		if e.game.At(p) == engine.Empty {
@@ -688,7 +703,7 @@ func (e *Engine) rules(args []string) (string, error) {
 		return "", err
 	}
 	e.cfg.Rules = r
-	e.komi = r.Komi
+	e.komi, e.komiSet = r.Komi, false
 	return "", e.newGame(e.game.Size())
 }
 
@@ -780,11 +795,13 @@ func (e *Engine) loadSGF(args []string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("cannot load file: %w", err)
 	}
-	komi := e.komi
-	if rec.HasKomi {
-		komi = rec.Komi
+	switch {
+	case rec.HasKomi:
+		g.SetKomi(rec.Komi)
+	case e.komiSet:
+		g.SetKomi(e.komi)
 	}
-	g.SetKomi(komi)
+	komi := g.Komi()
 	played := 0
 	for _, m := range rec.Moves {
 		if !m.IsMove() {

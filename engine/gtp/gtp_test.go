@@ -363,3 +363,38 @@ func TestRunSurvivesAnOverlongLine(t *testing.T) {
 		t.Fatalf("replies %q", replies)
 	}
 }
+
+// TestHandicapKomiAndFourPasses: without a komi command a handicap game uses its rules' handicap
+// komi (0.5 under AGA rules), as kiosk score and the table do; after four passes no stone can be
+// marked dead (AGA rule 10), and final_score says so instead of ignoring the marking.
+func TestHandicapKomiAndFourPasses(t *testing.T) {
+	e := newEngine(t, "aga", 9)
+	run := func(cmd string) string {
+		t.Helper()
+		reply, _, _ := e.Exec(cmd)
+		return strings.TrimSpace(reply)
+	}
+	if got := run("fixed_handicap 2"); !strings.HasPrefix(got, "=") {
+		t.Fatalf("fixed_handicap: %q", got)
+	}
+	if e.game.Komi() != 0.5 {
+		t.Fatalf("komi after fixed_handicap with none set: %v, want the AGA handicap komi 0.5", e.game.Komi())
+	}
+	for _, c := range []string{"play white pass", "play black pass", "play white pass", "play black pass"} {
+		if got := run(c); got != "=" {
+			t.Fatalf("%s: %q", c, got)
+		}
+	}
+	if got := run("tengen-set_dead C3"); !strings.HasPrefix(got, "?") || !strings.Contains(got, "AGA rule 10") {
+		t.Fatalf("set_dead after four passes: %q", got)
+	}
+
+	e2 := newEngine(t, "aga", 9)
+	if reply, _, _ := e2.Exec("komi 6.5"); strings.TrimSpace(reply) != "=" {
+		t.Fatal(reply)
+	}
+	e2.Exec("fixed_handicap 2")
+	if e2.game.Komi() != 6.5 {
+		t.Fatalf("komi the controller set: %v after fixed_handicap, want 6.5", e2.game.Komi())
+	}
+}
