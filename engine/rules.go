@@ -111,7 +111,8 @@ var ErrUnknownRules = errors.New("unknown rules")
 func PresetNames() []string { return append([]string(nil), presetOrder[:]...) }
 
 // Preset returns a named ruleset: "aga" (area counting), "aga-territory", "japanese", "chinese",
-// "tromp-taylor", "new-zealand", "basic" (seed 003: AGA play, Japanese counting, simple repetition rule).
+// "tromp-taylor", "new-zealand", "basic" (seed 003: AGA play, Japanese counting, simple repetition rule;
+// no pass stones and no white-moves-last, which its text does not have).
 // Names are case-insensitive; "aga-area" is an alias of "aga".
 func Preset(name string) (Rules, error) {
 	n := strings.ToLower(strings.TrimSpace(name))
@@ -141,7 +142,7 @@ func Preset(name string) (Rules, error) {
 			Resumption: ResumeOpponentOfLastPasser}, nil
 	case "basic":
 		return Rules{Name: "basic", Ko: SimpleKo, Scoring: TerritoryScoring, SekiEyesCount: true,
-			HandicapBonus: BonusNone, PassStones: true, WhiteMovesLast: true, Komi: 7.5, HandicapKomi: 0.5,
+			HandicapBonus: BonusNone, Komi: 7.5, HandicapKomi: 0.5,
 			Resumption: ResumeOpponentOfLastPasser}, nil
 	}
 	return Rules{}, fmt.Errorf("%w %q (known: %s)", ErrUnknownRules, name, strings.Join(presetOrder[:], ", "))

@@ -84,7 +84,7 @@ func TestPresets(t *testing.T) {
 		"chinese":       {PositionalSuperko, AreaScoring, true, false, false, false, false, BonusN, 7.5, 0.5, ResumeOpponentOfLastPasser},
 		"tromp-taylor":  {PositionalSuperko, AreaScoring, true, true, false, false, false, BonusNone, 7.5, 0.5, ResumeOpponentOfLastPasser},
 		"new-zealand":   {SituationalSuperko, AreaScoring, true, true, false, false, false, BonusNone, 7, 0, ResumeOpponentOfLastPasser},
-		"basic":         {SimpleKo, TerritoryScoring, true, false, true, true, false, BonusNone, 7.5, 0.5, ResumeOpponentOfLastPasser},
+		"basic":         {SimpleKo, TerritoryScoring, true, false, false, false, false, BonusNone, 7.5, 0.5, ResumeOpponentOfLastPasser}, // seed 003: no pass stones, no white-moves-last
 	}
 	if len(PresetNames()) != len(tests) {
 		t.Fatalf("PresetNames %v, tests cover %d", PresetNames(), len(tests))
