@@ -73,6 +73,8 @@ type core struct {
 	effects []Effect         // what the event being applied asked for
 	lastAt  time.Time        // the time of the last event applied
 	presses int              // clock presses applied
+	// passBoard is the still board journaled with the pass press being applied (nil: none seen).
+	passBoard *observe.Observation
 
 	setup     Setup
 	rules     engine.Rules
@@ -176,6 +178,18 @@ func (t *core) apply(ev *event) error {
 		}
 		return t.applySetup(*ev.Setup, ev.At)
 	case kindPress:
+		t.passBoard = nil
+		if ev.Board != "" && t.game != nil && ev.Press.Button == clock.PassButton {
+			o, err := parseBoardText(t.game.Size(), ev.Board)
+			if err != nil {
+				return err
+			}
+			if err := parseProbsText(&o, ev.Probs); err != nil {
+				return err
+			}
+			t.passBoard = &o
+		}
+		defer func() { t.passBoard = nil }()
 		return t.applyPress(ev.Press, ev.At)
 	case kindObs:
 		if t.game == nil {

@@ -332,7 +332,14 @@ func (t *Table) Press(p clock.Press) error {
 		p.At = t.live.Now()
 	}
 	prev := t.pending
-	if err := t.runEvent(&event{Kind: kindPress, At: p.At, Press: p}); err != nil {
+	ev := &event{Kind: kindPress, At: p.At, Press: p}
+	if p.Button == clock.PassButton && t.game != nil && t.usableSeen() {
+		// The board the pass was pressed on goes into the journal with it: a pass with a new
+		// stone on the board is refused, here and in every replay.
+		o := journalForm(t.seen)
+		ev.Board, ev.Probs = boardText(o), probsText(o)
+	}
+	if err := t.runEvent(ev); err != nil {
 		return err
 	}
 	if t.pending != nil && t.usableSeen() {
@@ -539,6 +546,9 @@ func (t *core) pressNow(p clock.Press, at, now time.Time) error {
 			return nil
 		}
 		d := t.decide(p)
+		if p.Button == clock.PassButton && t.passWithStone(at) {
+			return nil
+		}
 		switch {
 		case d.Action == clock.Pass || d.Action == clock.StopRequest:
 			return t.pass(at)
@@ -912,6 +922,35 @@ func (t *core) illegal(m engine.Move, ime *engine.IllegalMoveError, at time.Time
 		says = append(says, t.banner.Says...)
 	}
 	t.setBanner(Verdict{Kind: VerdictIllegal, Color: m.Color, At: at, Points: pts, Says: says})
+}
+
+// passStoneSure is how sure the reading must be of a new stone for it to refuse a pass.
+const passStoneSure = 0.95
+
+// passWithStone refuses a pass pressed while a new stone stands on the board (the board journaled
+// with the press): the player meant a move, or forgot the stone. It reports whether it refused.
+func (t *core) passWithStone(at time.Time) bool {
+	o := t.passBoard
+	if o == nil {
+		return false
+	}
+	var added []engine.Point
+	size := t.game.Size()
+	for i, c := range t.game.Board() {
+		s := o.Stones[i]
+		// Only a stone seen for sure counts: a point misread now and then (glare) must not block a pass.
+		if c == engine.Empty && (s == observe.Black || s == observe.White) && o.PointProbs(i)[s] >= passStoneSure {
+			added = append(added, engine.Point{X: i % size, Y: i / size})
+		}
+	}
+	if len(added) == 0 {
+		return false
+	}
+	c := t.game.ToMove()
+	t.setBanner(Verdict{Kind: VerdictBoardDiffers, Color: c, At: at, Points: added, Says: []Phrase{
+		phrase("A pass was pressed with a new stone on the board at {{.Points}}: the pass does not count. Take the stone off and press pass again, or press your clock to play it.",
+			"Points", vertices(size, added))}})
+	return true
 }
 
 func (t *core) pass(at time.Time) error {

@@ -320,3 +320,30 @@ func TestIllegalMovePolicies(t *testing.T) {
 		})
 	}
 }
+
+// TestPassWithAStoneOnTheBoard: a pass pressed while a new stone stands on the board is refused
+// (it recorded "passes" and dropped the stone); with the stone taken off the pass counts. The
+// board goes into the journal with the press, so a replay decides the same.
+func TestPassWithAStoneOnTheBoard(t *testing.T) {
+	h := newHarness(t, 9, nil)
+	start(h, nil)
+	h.move(engine.Black, "E5")
+	h.put('O', "C3")
+	h.look()
+	h.press(clock.PassButton)
+	h.wantBanner(VerdictBoardDiffers, "pass does not count", "C3")
+	if got := h.movesGTP(); got != "B E5" {
+		t.Fatalf("moves %q after a refused pass", got)
+	}
+	h.reopen()
+	if got := h.movesGTP(); got != "B E5" {
+		t.Fatalf("moves %q after replaying the journal", got)
+	}
+	h.put('.', "C3")
+	h.look()
+	h.press(clock.PassButton)
+	h.wantBanner(VerdictPass)
+	if got := h.movesGTP(); got != "B E5 W pass" {
+		t.Fatalf("moves %q after the pass with the stone off", got)
+	}
+}
