@@ -271,7 +271,8 @@ func (g *Game) markSeki(cells []Color, region []int32, regions []regionInfo) []P
 // a colour whose stone there captures nothing and leaves its own chain at least two liberties (a stone
 // left in atari could be taken, which is what makes the shared liberties of a seki unfillable). Of the
 // two colours it prefers the one whose side the point's empty neighbours are on (closing a gap in a
-// wall), then one that puts no opposing chain in atari, then Black. What stays open is real seki.
+// wall), then one that puts no opposing chain in atari, then Black. When no such dame is left, a gap two
+// points wide is narrowed from one side (see below) and the filling goes on. What stays open is real seki.
 func (g *Game) fillDame(cells []Color) []Color {
 	b := g.b
 	work := make([]Color, len(cells))
@@ -334,8 +335,17 @@ func (g *Game) fillDame(cells []Color) []Color {
 		}
 		return libs(i, 2) >= 2, atari
 	}
-	for changed := true; changed; {
-		changed = false
+	// nearOpp says whether an empty neighbour of i (i itself taken as empty) touches c's opponent.
+	nearOpp := func(i int, c Color) bool {
+		for _, d := range b.dirs {
+			if q := i + d; work[q] == Empty && touches(q, c.Opponent(), i) {
+				return true
+			}
+		}
+		return false
+	}
+	for {
+		changed := false
 		for i, c := range work {
 			if c != Empty || !touches(i, Black, -1) || !touches(i, White, -1) {
 				continue
@@ -372,6 +382,32 @@ func (g *Game) fillDame(cells []Color) []Color {
 				work[i] = best
 				changed = true
 			}
+		}
+		if changed {
+			continue
+		}
+		// No dame left that touches both colours: a gap two points wide has none. Its side next to
+		// one colour's stones, with the other colour's stones one point further, is filled by that
+		// colour (one point at a time, so that a real dame it opens is filled first).
+		for i, c := range work {
+			if c != Empty {
+				continue
+			}
+			for _, col := range []Color{Black, White} {
+				if touches(i, col, -1) && !touches(i, col.Opponent(), -1) && nearOpp(i, col) {
+					if ok, _ := try(i, col); ok {
+						work[i] = col
+						changed = true
+						break
+					}
+				}
+			}
+			if changed {
+				break
+			}
+		}
+		if !changed {
+			break
 		}
 	}
 	return work
