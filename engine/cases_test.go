@@ -306,11 +306,14 @@ func runCheckpoints(t *testing.T, dir string, c rulesCase) {
 }
 
 func runSekiScoring(t *testing.T, dir string, c rulesCase) {
+	// KataGo's seki tax takes the eye points of every group that is not unconditionally alive, which on
+	// these boards is art. 8 read literally (open dame included): LiteralDame. The referee's reading
+	// (dame regarded as filled) is checked in TestJapaneseArt8KataGoSeki.
 	variants := map[string]Rules{
 		"area_no_tax":        {Scoring: AreaScoring, SekiEyesCount: true},
-		"area_seki_tax":      {Scoring: AreaScoring, SekiEyesCount: false},
+		"area_seki_tax":      {Scoring: AreaScoring, SekiEyesCount: false, LiteralDame: true},
 		"territory_no_tax":   {Scoring: TerritoryScoring, SekiEyesCount: true},
-		"territory_seki_tax": {Scoring: TerritoryScoring, SekiEyesCount: false},
+		"territory_seki_tax": {Scoring: TerritoryScoring, SekiEyesCount: false, LiteralDame: true},
 	}
 	for name, r := range variants {
 		want, ok := c.WMinusB[name]

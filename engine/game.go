@@ -237,6 +237,10 @@ func (g *Game) Komi() float64 {
 // SetKomi overrides the komi (for example a tournament's own value, or GTP's komi command).
 func (g *Game) SetKomi(k float64) { g.komi, g.komiSet = k, true }
 
+// SetLiteralDame sets Rules.LiteralDame, which only changes how Score reads open dame under art. 8
+// (literally, or as filled where that is safe); it changes nothing in play.
+func (g *Game) SetLiteralDame(on bool) { g.rules.LiteralDame = on }
+
 // KoPoint returns the point the player to move may not play because of the simple ko rule, if any.
 // (Under superko rules the same point is refused as a superko violation.)
 func (g *Game) KoPoint() (Point, bool) {

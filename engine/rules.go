@@ -89,6 +89,7 @@ type Rules struct {
 	Ko             KoRule        // which repetitions are forbidden
 	Scoring        Scoring       // area or territory
 	SekiEyesCount  bool          // false = Japanese art. 8: eye points of groups in seki are not territory
+	LiteralDame    bool          // with SekiEyesCount false: art. 8 read literally, any live stone next to an open dame is in seki (default: the count regards every dame that can be filled safely as filled)
 	SuicideLegal   bool          // true = a move may remove its own chain (Tromp-Taylor, New Zealand)
 	HandicapBonus  HandicapBonus // White's compensation per handicap stone
 	PassStones     bool          // a pass hands a stone to the opponent (AGA rule 7)
@@ -153,6 +154,9 @@ func (r Rules) String() string {
 	seki := "seki eyes count"
 	if !r.SekiEyesCount {
 		seki = "no territory in seki"
+		if r.LiteralDame {
+			seki += " (open dame read literally)"
+		}
 	}
 	suicide := "suicide illegal"
 	if r.SuicideLegal {

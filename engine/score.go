@@ -34,7 +34,9 @@ type Score struct {
 // AGA 10's four passes every stone is alive and dead is ignored). Territory is topological: an empty
 // region belongs to a player when it touches only that player's stones. With SekiEyesCount false
 // (Japanese art. 8) live stones next to a neutral point are in seki and the regions they border are not
-// territory. If White still owes the last pass (AGA 11) it is counted as given.
+// territory; unless Rules.LiteralDame, every dame that can be filled safely is regarded as filled first
+// (fillDame), so only a real seki loses its eye points. If White still owes the last pass (AGA 11) it is
+// counted as given.
 func (g *Game) Score(dead []Point) (Score, error) {
 	b := g.b
 	n := b.size
@@ -59,10 +61,16 @@ func (g *Game) Score(dead []Point) (Score, error) {
 			}
 		}
 	}
+	// view is the board the regions and seki are read from: the position itself, or (art. 8 as referees
+	// apply it) the position with every dame that can be filled safely filled. Stones are counted from cells.
+	view := cells
+	if !g.rules.SekiEyesCount && !g.rules.LiteralDame {
+		view = g.fillDame(cells)
+	}
 	region := make([]int32, len(cells)) // region id + 1 for empty cells
 	var regions []regionInfo
 	stack := make([]int, 0, 64)
-	for i, c := range cells {
+	for i, c := range view {
 		if c != Empty || region[i] != 0 {
 			continue
 		}
@@ -76,7 +84,7 @@ func (g *Game) Score(dead []Point) (Score, error) {
 			ri.size++
 			for _, d := range b.dirs {
 				q := s + d
-				switch cells[q] {
+				switch view[q] {
 				case Empty:
 					if region[q] == 0 {
 						region[q] = id
@@ -92,7 +100,11 @@ func (g *Game) Score(dead []Point) (Score, error) {
 		regions = append(regions, ri)
 	}
 	if !g.rules.SekiEyesCount {
-		sc.Seki = g.markSeki(cells, region, regions)
+		for _, p := range g.markSeki(view, region, regions) {
+			if cells[b.idx(p)] != Empty { // not a dame regarded as filled
+				sc.Seki = append(sc.Seki, p)
+			}
+		}
 	}
 	sc.Territory = make([]Color, n*n)
 	for y := 0; y < n; y++ {
@@ -104,6 +116,9 @@ func (g *Game) Score(dead []Point) (Score, error) {
 			case White:
 				sc.White.Stones++
 			case Empty:
+				if view[i] != Empty { // a dame regarded as filled: nobody's
+					continue
+				}
 				ri := regions[region[i]-1]
 				if ri.seki || ri.neutral() || (!ri.black && !ri.white) {
 					continue
@@ -248,4 +263,152 @@ func (g *Game) markSeki(cells []Color, region []int32, regions []regionInfo) []P
 		}
 	}
 	return out
+}
+
+// fillDame returns a copy of cells in which every dame that can be filled safely is filled, the way a
+// referee counts under Japanese art. 8 when the players left some dame open: a dame is an empty point
+// next to stones of both colours, and it is filled, again and again until none is left that can be, by
+// a colour whose stone there captures nothing and leaves its own chain at least two liberties (a stone
+// left in atari could be taken, which is what makes the shared liberties of a seki unfillable). Of the
+// two colours it prefers the one whose side the point's empty neighbours are on (closing a gap in a
+// wall), then one that puts no opposing chain in atari, then Black. When no such dame is left, a gap two
+// points wide is narrowed from one side (see below) and the filling goes on. What stays open is real seki.
+func (g *Game) fillDame(cells []Color) []Color {
+	b := g.b
+	work := make([]Color, len(cells))
+	copy(work, cells)
+	seen := make([]int32, len(work)) // flood stamps
+	libSeen := make([]int32, len(work))
+	stamp := int32(0)
+	stack := make([]int, 0, 64)
+	// libs counts the liberties of the chain through i, stopping at limit.
+	libs := func(i int, limit int) int {
+		stamp++
+		c := work[i]
+		n := 0
+		seen[i] = stamp
+		stack = append(stack[:0], i)
+		for len(stack) > 0 {
+			s := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			for _, d := range b.dirs {
+				q := s + d
+				switch work[q] {
+				case Empty:
+					if libSeen[q] != stamp {
+						libSeen[q] = stamp
+						if n++; n >= limit {
+							return n
+						}
+					}
+				case c:
+					if seen[q] != stamp {
+						seen[q] = stamp
+						stack = append(stack, q)
+					}
+				}
+			}
+		}
+		return n
+	}
+	touches := func(i int, c Color, skip int) bool {
+		for _, d := range b.dirs {
+			if q := i + d; q != skip && work[q] == c {
+				return true
+			}
+		}
+		return false
+	}
+	// try says whether c may fill i, and whether that puts an opposing chain in atari.
+	try := func(i int, c Color) (ok, atari bool) {
+		work[i] = c
+		defer func() { work[i] = Empty }()
+		for _, d := range b.dirs {
+			if q := i + d; work[q] == c.Opponent() {
+				switch libs(q, 2) {
+				case 0:
+					return false, false // a capture, not a dame filled
+				case 1:
+					atari = true
+				}
+			}
+		}
+		return libs(i, 2) >= 2, atari
+	}
+	// nearOpp says whether an empty neighbour of i (i itself taken as empty) touches c's opponent.
+	nearOpp := func(i int, c Color) bool {
+		for _, d := range b.dirs {
+			if q := i + d; work[q] == Empty && touches(q, c.Opponent(), i) {
+				return true
+			}
+		}
+		return false
+	}
+	for {
+		changed := false
+		for i, c := range work {
+			if c != Empty || !touches(i, Black, -1) || !touches(i, White, -1) {
+				continue
+			}
+			var side [3]int // empty neighbours next to only one colour's stones
+			for _, d := range b.dirs {
+				if q := i + d; work[q] == Empty {
+					nb, nw := touches(q, Black, i), touches(q, White, i)
+					if nb && !nw {
+						side[Black]++
+					} else if nw && !nb {
+						side[White]++
+					}
+				}
+			}
+			best, bestKey := Empty, -1
+			for _, col := range []Color{Black, White} {
+				ok, atari := try(i, col)
+				if !ok {
+					continue
+				}
+				key := side[col] * 4
+				if !atari {
+					key += 2
+				}
+				if col == Black {
+					key++
+				}
+				if key > bestKey {
+					best, bestKey = col, key
+				}
+			}
+			if best != Empty {
+				work[i] = best
+				changed = true
+			}
+		}
+		if changed {
+			continue
+		}
+		// No dame left that touches both colours: a gap two points wide has none. Its side next to
+		// one colour's stones, with the other colour's stones one point further, is filled by that
+		// colour (one point at a time, so that a real dame it opens is filled first).
+		for i, c := range work {
+			if c != Empty {
+				continue
+			}
+			for _, col := range []Color{Black, White} {
+				if touches(i, col, -1) && !touches(i, col.Opponent(), -1) && nearOpp(i, col) {
+					if ok, _ := try(i, col); ok {
+						work[i] = col
+						changed = true
+						break
+					}
+				}
+			}
+			if changed {
+				break
+			}
+		}
+		if !changed {
+			break
+		}
+	}
+	return work
 }

@@ -20,7 +20,10 @@ import (
 // Rules: --rules, else the record's RU when it names a preset, else japanese. Komi: the record's KM
 // when present (a value of 100 or more is read as hundredths, the Fox server's habit: KM[750] = 7.5),
 // else the ruleset's komi (its handicap komi after handicap stones). Dead stones: every stone named
-// in --dead takes its whole chain off as dead; all other stones are alive.
+// in --dead takes its whole chain off as dead; all other stones are alive. Without seki eyes counting
+// (Japanese art. 8) every open dame that can be filled safely is regarded as filled, so only a real seki
+// loses its eye points; --literal-dame reads the article literally (any live stone next to an open dame
+// is in seki).
 func runScore(_ context.Context, args []string, stdout, stderr io.Writer) error {
 	flags := flag.NewFlagSet("score", flag.ContinueOnError)
 	flags.SetOutput(stderr)
@@ -28,8 +31,10 @@ func runScore(_ context.Context, args []string, stdout, stderr io.Writer) error 
 		" (default: the record's RU, else japanese)")
 	deadList := flags.String("dead", "", "dead stones as GTP points, comma-separated (each marks its whole chain), e.g. A1,Q16")
 	gameNum := flags.Int("game", 1, "which game of a collection to score (1 = the first)")
+	literalDame := flags.Bool("literal-dame", false, "no territory in seki (Japanese art. 8) read literally: every live stone next to an open dame is in seki "+
+		"(default: every dame that can be filled safely is regarded as filled, so only a real seki loses its eye points)")
 	flags.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: kiosk score [--rules R] [--dead A1,B2,...] [--game N] FILE.sgf")
+		fmt.Fprintln(stderr, "Usage: kiosk score [--rules R] [--dead A1,B2,...] [--game N] [--literal-dame] FILE.sgf")
 		fmt.Fprintln(stderr, "Counts the final position of the record's main line; the last line printed is the result.")
 		flags.PrintDefaults()
 	}
@@ -70,6 +75,7 @@ func runScore(_ context.Context, args []string, stdout, stderr io.Writer) error 
 		fmt.Fprintf(stderr, "kiosk score: %v\n", err)
 		return exitError{code: 2}
 	}
+	rules.LiteralDame = *literalDame
 	rp, rec, err := sgf.ReplayGame(root, rules)
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
@@ -102,6 +108,13 @@ func runScore(_ context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	if g.AllAlive() && len(dead) > 0 {
 		fmt.Fprintln(stdout, "note: four passes in a row after play resumed: every stone counts as alive (AGA rule 10)")
+	}
+	if !rules.SekiEyesCount {
+		how := "open dame regarded as filled where that is safe (--literal-dame: as left)"
+		if rules.LiteralDame {
+			how = "open dame read literally (--literal-dame)"
+		}
+		fmt.Fprintf(stdout, "seki (art. 8): %s, stones in seki: %d\n", how, len(sc.Seki))
 	}
 	printScore(stdout, rules, sc)
 	fmt.Fprintln(stdout, sc.Result)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -100,5 +101,65 @@ func TestScoreSelfplayCorpus(t *testing.T) {
 		if got := lastLine(out); got != rec.Result {
 			t.Errorf("%s: scored %s, RE[%s]\n%s", filepath.Base(f), got, rec.Result, out)
 		}
+	}
+}
+
+// TestScoreJapaneseArt8Corpus counts finished Japanese-rules games whose final position has every dead
+// stone taken off and some dame left open, as recorded, with kiosk score --rules japanese: the referee's
+// count (open dame regarded as filled) gives the recorded result; --literal-dame (art. 8 read literally,
+// every stone next to an open dame in seki) gives the figures the kiosk used to print.
+func TestScoreJapaneseArt8Corpus(t *testing.T) {
+	dir := shareddata.Path(t, "sgf-corpus")
+	cases := []struct {
+		file    string
+		game    string
+		want    string // RE
+		literal string
+	}{
+		{"tygem-9d-2005-11/tygem-2005-11-part1.sgf", "431", "B+7.5", "W+3.5"},
+		{"tygem-9d-2005-11/tygem-2005-11-part2.sgf", "83", "B+3.5", "W+1.5"},
+		{"tygem-9d-2005-11/tygem-2005-11-part2.sgf", "599", "W+9.5", "B+5.5"},
+		{"tygem-9d-2005-11/tygem-2005-11-part2.sgf", "784", "W+7.5", "W+4.5"},
+		{"tygem-9d-2005-11/tygem-2005-11-part2.sgf", "864", "W+3.5", "B+2.5"},
+		{"tygem-9d-2005-11/tygem-2005-11-part4.sgf", "310", "B+6.5", "W+11.5"},
+		{"tygem-9d-2005-11/tygem-2005-11-part4.sgf", "602", "W+7.5", "B+5.5"},
+		{"yenw-computer-go-dataset-AI/Jin-Mao-Ce-Shi/0819.sgf", "1", "W+2.5", "B+9.5"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.file+"#"+tc.game, func(t *testing.T) {
+			f := filepath.Join(dir, filepath.FromSlash(tc.file))
+			out, errOut, code := runCmd(t, runScore, "--rules", "japanese", "--game", tc.game, f)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, errOut)
+			}
+			if !strings.Contains(out, "open dame regarded as filled") || !strings.Contains(out, "stones in seki: 0") {
+				t.Errorf("output lacks the dame line or finds a seki:\n%s", out)
+			}
+			if got := lastLine(out); got != tc.want {
+				t.Errorf("scored %s, recorded %s\n%s", got, tc.want, out)
+			}
+			out, errOut, code = runCmd(t, runScore, "--rules", "japanese", "--literal-dame", "--game", tc.game, f)
+			if code != 0 {
+				t.Fatalf("--literal-dame: exit %d: %s", code, errOut)
+			}
+			if got := lastLine(out); got != tc.literal {
+				t.Errorf("--literal-dame: scored %s, want %s\n%s", got, tc.literal, out)
+			}
+			// the recorded result is the record's own RE
+			data, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			col, err := sgf.Parse(data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			n := 0
+			fmt.Sscan(tc.game, &n)
+			re, _ := col.Games[n-1].Get("RE")
+			if re != tc.want {
+				t.Errorf("RE[%s] in the record, table says %s", re, tc.want)
+			}
+		})
 	}
 }

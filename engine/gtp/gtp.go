@@ -6,6 +6,8 @@
 // Commands: the GTP v2 required set (protocol_version, name, version, known_command, list_commands,
 // quit, boardsize, clear_board, komi, play, genmove) and is_legal, all_legal, list_stones, captures,
 // undo, fixed_handicap, set_free_handicap, loadsgf, printsgf, final_score, final_status_list, showboard.
+// final_score takes an optional literal-dame (Japanese art. 8 read literally: open dame are not
+// regarded as filled, so every live stone next to one is in seki).
 //
 // fixed_handicap follows the GTP specification's placement, which for 3 stones puts the third at the
 // upper left (D4 Q16 D16) where AGA rule 4 (engine.FixedHandicapPoints) puts it at the lower right (Q4).
@@ -637,6 +639,13 @@ func (e *Engine) setDead(args []string) (string, error) {
 }
 
 func (e *Engine) score() (engine.Score, error) {
+	return e.scoreAs(e.cfg.Rules.LiteralDame)
+}
+
+// scoreAs counts with open dame read literally (art. 8) or, by default, regarded as filled where safe.
+func (e *Engine) scoreAs(literal bool) (engine.Score, error) {
+	defer e.game.SetLiteralDame(e.game.Rules().LiteralDame)
+	e.game.SetLiteralDame(literal)
 	var dead []engine.Point
 	for _, p := range e.dead {
 		if e.game.At(p) != engine.Empty {
@@ -646,8 +655,17 @@ func (e *Engine) score() (engine.Score, error) {
 	return e.game.Score(dead)
 }
 
-func (e *Engine) finalScore([]string) (string, error) {
-	s, err := e.score()
+// finalScore answers final_score; "final_score literal-dame" (a Tengen extension) counts with art. 8
+// read literally, every live stone next to an open dame in seki.
+func (e *Engine) finalScore(args []string) (string, error) {
+	literal := e.cfg.Rules.LiteralDame
+	switch {
+	case len(args) == 1 && strings.EqualFold(args[0], "literal-dame"):
+		literal = true
+	case len(args) > 0:
+		return "", errors.New("syntax error: final_score [literal-dame]")
+	}
+	s, err := e.scoreAs(literal)
 	if err != nil {
 		return "", err
 	}

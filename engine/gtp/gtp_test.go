@@ -127,6 +127,18 @@ func TestCommands(t *testing.T) {
 			"final_score => W+2",
 			"final_status_list nonsense =! syntax error",
 		}},
+		{"japanese", "5", []string{
+			// walls on B and D, C3 an open dame (art. 8): regarded as filled, both walls' territory
+			// counts; read literally both walls are in seki
+			"komi 0 => ",
+			"play B B1 => ", "play B B2 => ", "play B B3 => ", "play B B4 => ", "play B B5 => ", "play B C5 => ", "play B C4 => ",
+			"play W D1 => ", "play W D2 => ", "play W D3 => ", "play W D4 => ", "play W D5 => ", "play W C2 => ", "play W C1 => ", "play W E5 => ",
+			"final_score => B+1",
+			"final_score literal-dame => 0",
+			"final_status_list seki => ",
+			"final_score nonsense =! syntax error",
+			"final_score => B+1",
+		}},
 		{"aga", "9", []string{
 			"komi abc =! syntax error",
 			"komi 7.5 => ",
