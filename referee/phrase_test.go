@@ -1,16 +1,12 @@
 package referee
 
 import (
-	"go/ast"
-	"go/parser"
-	"go/token"
-	"path/filepath"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
 
 	"tengen/engine"
+	"tengen/internal/saidscan"
 )
 
 // said is what the referee's sources can say: the literal templates of phrase(...), the words of
@@ -25,40 +21,16 @@ var said struct {
 func loadSaid() error {
 	said.once.Do(func() {
 		said.templates, said.words = map[string]bool{}, map[string]bool{}
-		files, err := filepath.Glob("*.go")
+		src, err := saidscan.Scan(".")
 		if err != nil {
 			said.err = err
 			return
 		}
-		fset := token.NewFileSet()
-		for _, f := range files {
-			if strings.HasSuffix(f, "_test.go") {
-				continue
-			}
-			file, err := parser.ParseFile(fset, f, nil, 0)
-			if err != nil {
-				said.err = err
-				return
-			}
-			ast.Inspect(file, func(n ast.Node) bool {
-				call, ok := n.(*ast.CallExpr)
-				if !ok || len(call.Args) == 0 {
-					return true
-				}
-				id, ok := call.Fun.(*ast.Ident)
-				if !ok || (id.Name != "phrase" && id.Name != "word") {
-					return true
-				}
-				if lit, ok := call.Args[0].(*ast.BasicLit); ok && lit.Kind == token.STRING {
-					s, _ := strconv.Unquote(lit.Value)
-					if id.Name == "phrase" {
-						said.templates[s] = true
-					} else {
-						said.words[s] = true
-					}
-				}
-				return true
-			})
+		for _, s := range src.Templates {
+			said.templates[s] = true
+		}
+		for _, w := range src.Words {
+			said.words[w] = true
 		}
 		for _, name := range engine.PresetNames() {
 			r, err := engine.Preset(name)

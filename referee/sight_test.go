@@ -198,12 +198,7 @@ func TestFullDiskSaidOnce(t *testing.T) {
 func TestShorterRecordKeepsTheLonger(t *testing.T) {
 	h := newHarness(t, 9, nil)
 	start(h, nil)
-	for _, m := range []struct {
-		c engine.Color
-		v string
-	}{{engine.Black, "E5"}, {engine.White, "C3"}, {engine.Black, "G7"}, {engine.White, "C7"}} {
-		h.move(m.c, m.v)
-	}
+	h.moves("B E5", "W C3", "B G7", "W C7")
 	sgfPath := filepath.Join(h.dir, "game.sgf")
 	full, err := os.ReadFile(sgfPath)
 	if err != nil {
@@ -239,12 +234,7 @@ func TestShorterRecordKeepsTheLonger(t *testing.T) {
 func TestDamagedRecordInTheMiddle(t *testing.T) {
 	h := newHarness(t, 9, nil)
 	start(h, nil)
-	for _, m := range []struct {
-		c engine.Color
-		v string
-	}{{engine.Black, "E5"}, {engine.White, "C3"}, {engine.Black, "G7"}, {engine.White, "C7"}, {engine.Black, "G3"}} {
-		h.move(m.c, m.v)
-	}
+	h.moves("B E5", "W C3", "B G7", "W C7", "B G3")
 	h.tab.Close()
 	jp := filepath.Join(h.dir, journal.FileName)
 	data, err := os.ReadFile(jp)
@@ -297,12 +287,7 @@ func TestIllegalMovePolicies(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			h := newHarness(t, 9, nil)
 			start(h, func(s *Setup) { s.Rules, s.Policy = tc.rules, tc.policy })
-			for _, m := range []struct {
-				c engine.Color
-				v string
-			}{{engine.Black, "E5"}, {engine.White, "G3"}, {engine.Black, "B1"}, {engine.White, "J9"}, {engine.Black, "A2"}, {engine.White, "A1"}} {
-				h.move(m.c, m.v)
-			}
+			h.moves("B E5", "W G3", "B B1", "W J9", "B A2", "W A1")
 			st := h.wantBanner(VerdictIllegal, tc.contains)
 			if st.Phase != tc.phase || st.Result != tc.result {
 				t.Fatalf("phase %v result %q, want %v %q", st.Phase, st.Result, tc.phase, tc.result)
@@ -345,5 +330,17 @@ func TestPassWithAStoneOnTheBoard(t *testing.T) {
 	h.wantBanner(VerdictPass)
 	if got := h.movesGTP(); got != "B E5 W pass" {
 		t.Fatalf("moves %q after the pass with the stone off", got)
+	}
+}
+
+// moves plays each move ("B E5", "W C3") in turn: the stone placed, seen, and the clock pressed.
+func (h *harness) moves(ms ...string) {
+	h.tb.Helper()
+	for _, m := range ms {
+		c := engine.Black
+		if m[0] == 'W' {
+			c = engine.White
+		}
+		h.move(c, m[2:])
 	}
 }

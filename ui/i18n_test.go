@@ -2,20 +2,17 @@ package ui
 
 import (
 	"encoding/json"
-	"go/ast"
-	"go/parser"
-	"go/token"
 	"os"
 	"path/filepath"
 	"regexp"
 	"sort"
-	"strconv"
 	"strings"
 	"testing"
 
 	"fyne.io/fyne/v2"
 
 	"tengen/engine"
+	"tengen/internal/saidscan"
 	"tengen/referee"
 )
 
@@ -71,45 +68,11 @@ func literalArgs(t *testing.T, pattern, fn string) []string {
 // but a string literal is an error: its text could escape the translations.
 func refereeTemplates(t *testing.T) (templates, words []string) {
 	t.Helper()
-	files, err := filepath.Glob(filepath.Join("..", "referee", "*.go"))
+	said, err := saidscan.Scan(filepath.Join("..", "referee"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	fset := token.NewFileSet()
-	for _, f := range files {
-		if strings.HasSuffix(f, "_test.go") {
-			continue
-		}
-		file, err := parser.ParseFile(fset, f, nil, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		ast.Inspect(file, func(n ast.Node) bool {
-			call, ok := n.(*ast.CallExpr)
-			if !ok {
-				return true
-			}
-			id, ok := call.Fun.(*ast.Ident)
-			if !ok || (id.Name != "phrase" && id.Name != "word") || len(call.Args) == 0 {
-				return true
-			}
-			lit, ok := call.Args[0].(*ast.BasicLit)
-			if !ok || lit.Kind != token.STRING {
-				t.Errorf("%s: %s called without a string literal: its text cannot be translated", fset.Position(call.Pos()), id.Name)
-				return true
-			}
-			s, err := strconv.Unquote(lit.Value)
-			if err != nil {
-				t.Fatalf("%s: %v", fset.Position(lit.Pos()), err)
-			}
-			if id.Name == "phrase" {
-				templates = append(templates, s)
-			} else {
-				words = append(words, s)
-			}
-			return true
-		})
-	}
+	templates, words = said.Templates, said.Words
 	if len(templates) < 50 || len(words) < 5 {
 		t.Fatalf("only %d referee phrases and %d words found", len(templates), len(words))
 	}
