@@ -726,54 +726,24 @@ func TestAugmentedRobustness(t *testing.T) {
 	start := time.Now()
 	only := os.Getenv("CALIB_AUGMENT_ONLY")       // a developer aid: only photos whose path contains it
 	kindsOnly := os.Getenv("CALIB_AUGMENT_KINDS") // and only these kinds (comma-separated)
-	for pi, p := range photos {
-		if only != "" && !strings.Contains(p.path, only) {
-			continue
+	eachVariant(t, photos, kinds, reps, only, kindsOnly, func(p augPhoto, name string, k augKind, r int, f augFrame) {
+		o, msg := augOutcome(p, k, f)
+		t.Logf("%-9s %-14s %-11s %s", p.source, name, k.name, msg)
+		if dump != "" && (o.wrong > 0 || o.low > 0 || o.falseFinds > 0 || (k.inView && o.found == 0)) {
+			gocv.IMWrite(filepath.Join(dump, fmt.Sprintf("%s_%s_%s_%d.png", p.source, name, k.name, r)), f.img)
 		}
-		src := loadRaw(t, p.path)
-		name := strings.TrimSuffix(filepath.Base(p.path), ".jpg")
-		if p.source == "gomrade" {
-			rel, _ := filepath.Rel(filepath.Dir(filepath.Dir(p.path)), p.path)
-			name = strings.ReplaceAll(strings.TrimSuffix(rel, ".jpg"), "/", "_")
+		if bySource[p.source] == nil {
+			bySource[p.source] = &augTally{}
+			sources = append(sources, p.source)
 		}
-		if p.source == "roboflow" {
-			name = name[:12]
+		bySource[p.source].add(o)
+		if byKind[k.name] == nil {
+			byKind[k.name] = &augTally{}
 		}
-		for ki, k := range kinds {
-			if k.needsCorners && !p.labelled() || kindsOnly != "" && !strings.Contains(","+kindsOnly+",", ","+k.name+",") {
-				continue
-			}
-			for r := 0; r < reps; r++ {
-				rng := rand.New(rand.NewPCG(uint64(pi*1000+ki), uint64(r+1)))
-				f := k.make(rng, src, p)
-				if p.labelled() {
-					gt, ok := augTruth(f, p)
-					if !ok || gridInFrame(gt) != k.inView {
-						f.img.Close()
-						continue // the variant did not come out as meant (a rare framing)
-					}
-				}
-				o, msg := augOutcome(p, k, f)
-				t.Logf("%-9s %-14s %-11s %s", p.source, name, k.name, msg)
-				if dump != "" && (o.wrong > 0 || o.low > 0 || o.falseFinds > 0 || (k.inView && o.found == 0)) {
-					gocv.IMWrite(filepath.Join(dump, fmt.Sprintf("%s_%s_%s_%d.png", p.source, name, k.name, r)), f.img)
-				}
-				f.img.Close()
-				if bySource[p.source] == nil {
-					bySource[p.source] = &augTally{}
-					sources = append(sources, p.source)
-				}
-				bySource[p.source].add(o)
-				if byKind[k.name] == nil {
-					byKind[k.name] = &augTally{}
-				}
-				if p.labelled() {
-					byKind[k.name].add(o)
-				}
-			}
+		if p.labelled() {
+			byKind[k.name].add(o)
 		}
-		src.Close()
-	}
+	})
 	t.Logf("augmented robustness, %d photos, %v:", len(photos), time.Since(start).Round(time.Second))
 	for _, s := range sources {
 		t.Logf("  %-10s %s", s, bySource[s])
@@ -808,5 +778,46 @@ func TestAugmentedRobustness(t *testing.T) {
 		if a.falseFinds > 0 {
 			t.Errorf("%s: %d frames with grid lines cut off gave a board", s, a.falseFinds)
 		}
+	}
+}
+
+// eachVariant makes reps variants of every kind (or of the kinds named in kindsOnly,
+// comma-separated) of every photo (or of those whose path contains only) and hands each to fn,
+// which must not keep the frame: it is closed when fn returns. Labelled variants that did not
+// come out as meant (the whole grid in view, or cut, as the kind says) are skipped.
+func eachVariant(t *testing.T, photos []augPhoto, kinds []augKind, reps int, only, kindsOnly string, fn func(p augPhoto, name string, k augKind, r int, f augFrame)) {
+	t.Helper()
+	for pi, p := range photos {
+		if only != "" && !strings.Contains(p.path, only) {
+			continue
+		}
+		src := loadRaw(t, p.path)
+		name := strings.TrimSuffix(filepath.Base(p.path), ".jpg")
+		if p.source == "gomrade" {
+			rel, _ := filepath.Rel(filepath.Dir(filepath.Dir(p.path)), p.path)
+			name = strings.ReplaceAll(strings.TrimSuffix(rel, ".jpg"), "/", "_")
+		}
+		if p.source == "roboflow" {
+			name = name[:12]
+		}
+		for ki, k := range kinds {
+			if k.needsCorners && !p.labelled() || kindsOnly != "" && !strings.Contains(","+kindsOnly+",", ","+k.name+",") {
+				continue
+			}
+			for r := 0; r < reps; r++ {
+				rng := rand.New(rand.NewPCG(uint64(pi*1000+ki), uint64(r+1)))
+				f := k.make(rng, src, p)
+				if p.labelled() {
+					gt, ok := augTruth(f, p)
+					if !ok || gridInFrame(gt) != k.inView {
+						f.img.Close()
+						continue // the variant did not come out as meant (a rare framing)
+					}
+				}
+				fn(p, name, k, r, f)
+				f.img.Close()
+			}
+		}
+		src.Close()
 	}
 }
