@@ -174,6 +174,12 @@ func findGrid(ctx context.Context, w *workImage, sizes []int) (gridFit, error) {
 		w.trace.printf("vp %d dir %.1f deg v %.4f inliers %d support %.0f", i, directionAngle(v.v)*180/math.Pi, v.v, len(v.inliers), v.support)
 	}
 	cap := lineCap(&w.lines)
+	dirs := make([]float64, len(vps))
+	inside := make([]bool, len(vps))
+	for i, v := range vps {
+		dirs[i] = segmentDirection(segs, v.inliers)
+		inside[i] = vpInFrame(v.v, float64(w.lines.w)/2/n.f, float64(w.lines.h)/2/n.f)
+	}
 	var cands []gridFit
 	tried := 0
 	for i := 0; i < len(vps); i++ {
@@ -181,7 +187,12 @@ func findGrid(ctx context.Context, w *workImage, sizes []int) (gridFit, error) {
 			if ctx != nil && ctx.Err() != nil {
 				return gridFit{}, fmt.Errorf("calib: find: %w", ctx.Err())
 			}
-			if angleBetween(directionAngle(vps[i].v), directionAngle(vps[j].v)) < 30*math.Pi/180 {
+			// The families' lines must cross at a good angle where they are seen (the direction
+			// from the frame's centre to a vanishing point says little for a board off to one
+			// side), and neither family may converge inside the picture: a board's lines meet
+			// on the horizon, out of a picture that shows the whole board, while the rims of
+			// stones and other clutter can line up towards any point.
+			if angleBetween(dirs[i], dirs[j]) < 30*math.Pi/180 || inside[i] || inside[j] {
 				continue
 			}
 			if tried == 3 {
@@ -205,6 +216,33 @@ func findGrid(ctx context.Context, w *workImage, sizes []int) (gridFit, error) {
 		return gridFit{}, fmt.Errorf("%w: no regular lattice of lines", ErrNoBoard)
 	}
 	return best, nil
+}
+
+// segmentDirection is the mean direction (0..π) of the segments idx, weighted by length (an
+// axial mean: directions a half-turn apart are the same).
+func segmentDirection(segs []normSeg, idx []int) float64 {
+	var c, s float64
+	for _, k := range idx {
+		d := segs[k].q
+		a := math.Atan2(d[1]-segs[k].p[1], d[0]-segs[k].p[0])
+		c += segs[k].w * math.Cos(2*a)
+		s += segs[k].w * math.Sin(2*a)
+	}
+	a := math.Atan2(s, c) / 2
+	if a < 0 {
+		a += math.Pi
+	}
+	return a
+}
+
+// vpInFrame reports whether the vanishing point v lies inside the picture, shrunk by a tenth
+// (hw, hh: the picture's half-width and half-height in normalised units).
+func vpInFrame(v vec3, hw, hh float64) bool {
+	if math.Abs(v[2]) < 1e-9 {
+		return false
+	}
+	x, y := v[0]/v[2], v[1]/v[2]
+	return math.Abs(x) < 0.9*hw && math.Abs(y) < 0.9*hh
 }
 
 // clearConfidence is the confidence at which a grid wholly in view ends the search.
@@ -458,8 +496,10 @@ func snapToSize(lines *plane, g gridFit, sizes []int, cap float32, trace tracer)
 			continue
 		}
 		// growGrid only adds lines it has seen: a board has at least that many (one may be a
-		// frame line or the board's edge, so allow one less).
-		if s < max(g.cols, g.rows)-1 {
+		// frame line or the board's edge, so allow one less). A lattice grown past the largest
+		// size (a blurred frame shows a frame line and the edge on one side, or both sides'
+		// edges) may lose up to three.
+		if s < max(g.cols, g.rows)-1 && (max(g.cols, g.rows) <= slices.Max(sizes) || s < max(g.cols, g.rows)-3) {
 			continue
 		}
 		// Split each axis change between the two sides in every way, and also try the lattice

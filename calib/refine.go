@@ -77,6 +77,26 @@ func (g gridFit) confidence(lines *plane, gray *grayPlane, cap float32, trace tr
 		worst = max(worst, min(beyond[k], outStubs[k])/g.on)
 	}
 	cont := math.Max(0, 1-worst)
+	if big := defaultSizes[len(defaultSizes)-1]; g.cols >= big && g.rows >= big && gray != nil && cont < 0.9 {
+		// No board is part of a bigger lattice than 19x19, so beyond such a grid only a board
+		// partly in view continues, with plain lines; clutter beside the board (a bowl of
+		// stones, a cloth's pattern) is dark everywhere, not on a lattice. Judged by how much
+		// more the next line and its stubs show than the evidence between lines out there
+		// (half-way to the next line and past it, half-way between the stubs), the grid may
+		// be cleared of continuing, as far as stones sitting on its intersections vouch for it.
+		between := [4]float64{
+			min(r.rowLine(-0.6, g.cols), r.rowLine(-1.4, g.cols)), min(r.colLine(lu+0.6, g.rows), r.colLine(lu+1.4, g.rows)),
+			min(r.rowLine(lv+0.6, g.cols), r.rowLine(lv+1.4, g.cols)), min(r.colLine(-0.6, g.rows), r.colLine(-1.4, g.rows)),
+		}
+		off := r.gapBetween(g.cols, g.rows)
+		w2 := 0.0
+		for k := range beyond {
+			w2 = max(w2, min(beyond[k]-between[k], outStubs[k]-off[k])/g.on)
+		}
+		if c2 := math.Max(0, 1-w2); c2 > cont {
+			cont += (c2 - cont) * stoneSupport(gray, h, g.cols, g.rows)
+		}
+	}
 	lineConf := g.contrast() * lineFrac
 	if edges := min(stubs, cont); gray != nil && lineConf >= 0.15 && edges > 0.6 {
 		// Stones hide lines late in a game; where the stones themselves sit on the lattice's
@@ -397,6 +417,31 @@ func (r *evidenceReader) gapStubs(cols, rows int, d float64) [4]float64 {
 	out[2] /= float64(cols * len(fr))
 	out[1] /= float64(rows * len(fr))
 	out[3] /= float64(rows * len(fr))
+	return out
+}
+
+// gapBetween is, per side (as gapStubs), the mean evidence in the gap a new line would add,
+// half-way between where the perpendicular lines' stubs would run.
+func (r *evidenceReader) gapBetween(cols, rows int) [4]float64 {
+	fr := [...]float64{0.3, 0.5, 0.7}
+	lastU, lastV := float64(cols-1), float64(rows-1)
+	var out [4]float64
+	for _, f := range fr {
+		for i := 0; i < cols-1; i++ {
+			u := float64(i) + 0.5
+			out[0] += r.read(u, -f)
+			out[2] += r.read(u, lastV+f)
+		}
+		for i := 0; i < rows-1; i++ {
+			v := float64(i) + 0.5
+			out[1] += r.read(lastU+f, v)
+			out[3] += r.read(-f, v)
+		}
+	}
+	out[0] /= float64((cols - 1) * len(fr))
+	out[2] /= float64((cols - 1) * len(fr))
+	out[1] /= float64((rows - 1) * len(fr))
+	out[3] /= float64((rows - 1) * len(fr))
 	return out
 }
 

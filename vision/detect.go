@@ -97,26 +97,47 @@ func FindBoard(img gocv.Mat, size int, p Params) (calib.Calibration, error) {
 	if err != nil {
 		return calib.Calibration{}, fmt.Errorf("vision: %w", err)
 	}
+	found := c
 	c = CheckGrid(img, c, p)
 	if c.Confidence >= StillMinConfidence {
 		return c, nil
 	}
-	if lined := gridScore(img, c, p); lined*3 < c.Size*c.Size {
-		return calib.Calibration{}, fmt.Errorf("vision: %w: the best grid (confidence %.2f) shows its lines on only %d of %d points",
-			calib.ErrNoBoard, c.Confidence, max(lined, 0), c.Size*c.Size)
+	lined, empty := gridScoreEmpty(img, c, p)
+	if !linedEnough(lined, empty, c.Size*c.Size, c.Corners == found.Corners) {
+		return calib.Calibration{}, fmt.Errorf("vision: %w: the best grid (confidence %.2f) shows its lines on only %d of %d points (%d read empty)",
+			calib.ErrNoBoard, c.Confidence, max(lined, 0), c.Size*c.Size, empty)
 	}
 	return c, nil
+}
+
+// linedEnough is the grid check of an unsure fit: a third of all points show their grid-line
+// cross, or, on a board crowded with stones (fewer than half its points empty), three quarters
+// of the empty points do and they are at least an eighth of all points. The second way holds
+// only for the finder's own grid (kept): a grid CheckGrid moved a line on a crowded board was
+// moved on thin evidence.
+func linedEnough(lined, empty, points int, kept bool) bool {
+	if lined*3 >= points {
+		return true
+	}
+	return kept && empty*2 < points && lined*8 >= points && lined*4 >= 3*empty
 }
 
 // CheckGrid guards against a found grid that is one line off (the board's edge mistaken for a
 // line, or the outermost line missed): it compares the calibration with the grids moved by one
 // line in each direction and keeps the one on which the most empty points show their grid-line
-// cross. A move is taken only when it wins clearly (by a third of a line's points).
+// cross. A move is taken only when it wins clearly (by a third of a line's points), and never
+// from a grid the finder is sure of (StillMinConfidence) on a board more than half covered.
 func CheckGrid(img gocv.Mat, cal calib.Calibration, p Params) calib.Calibration {
-	best, bestScore := cal, gridScore(img, cal, p)
+	bestScore, empty := gridScoreEmpty(img, cal, p)
 	if bestScore < 0 {
 		return cal
 	}
+	if empty*2 < cal.Size*cal.Size && cal.Confidence >= StillMinConfidence {
+		// A crowded board shows its lines at too few points to overrule a finder that is sure:
+		// an edge row of stones dropped for a row of margin gains a line's worth of points.
+		return cal
+	}
+	best := cal
 	n := float64(cal.Size - 1)
 	for _, d := range [4][2]float64{{0, -1}, {0, 1}, {-1, 0}, {1, 0}} {
 		q := [4]calib.Point2{cal.GridPixel(d[0], d[1]), cal.GridPixel(n+d[0], d[1]),
@@ -138,23 +159,33 @@ func CheckGrid(img gocv.Mat, cal calib.Calibration, p Params) calib.Calibration 
 // its edge line on the board's dark border or the table, which reads as a row of black stones.
 // It looks at a finer canonical image than live reading, where thin lines stay sharp.
 func gridScore(img gocv.Mat, cal calib.Calibration, p Params) int {
+	s, _ := gridScoreEmpty(img, cal, p)
+	return s
+}
+
+// gridScoreEmpty is gridScore and the number of points read empty (-1, 0 if unreadable).
+func gridScoreEmpty(img gocv.Mat, cal calib.Calibration, p Params) (int, int) {
 	p.Spacing = max(p.Spacing, 360/(cal.Size-1))
 	// The grid check measures line contrast with the hand-made features; it must not depend on
 	// which classifier reads the stones.
 	p.HandTuned = true
 	r, err := NewReader(cal, p)
 	if err != nil {
-		return -1
+		return -1, 0
 	}
 	defer r.Close()
 	rd, err := r.Read(img)
 	if err != nil {
-		return -1
+		return -1, 0
 	}
 	lv := measureLevels(r.feats, r.params, &r.scratch)
-	score := 0
+	score, empty := 0, 0
 	for i, f := range r.feats {
-		if rd.Stones[i] == 0 && f.InLine > 0.5*lv.line && f.InLine > 0.05 {
+		if rd.Stones[i] != 0 {
+			continue
+		}
+		empty++
+		if f.InLine > 0.5*lv.line && f.InLine > 0.05 {
 			score++
 		}
 	}
@@ -175,7 +206,7 @@ func gridScore(img gocv.Mat, cal calib.Calibration, p Params) int {
 			score -= stones
 		}
 	}
-	return score
+	return score, empty
 }
 
 // CameraKind says what a camera description names.

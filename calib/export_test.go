@@ -1,0 +1,64 @@
+package calib
+
+import (
+	"math"
+	"testing"
+
+	"gocv.io/x/gocv"
+)
+
+// AugVariant is one frame of the robustness evaluation (augment_test.go), for tests outside the
+// package: the reader's grid check (vision.FindBoard) judged on the same frames as Find.
+type AugVariant struct {
+	Source, Photo, Kind string
+	// InView is false for a frame whose grid lines the picture cuts (a refusal is right).
+	InView bool
+	Img    gocv.Mat // closed when the callback returns
+	// Truth is the true 19x19 calibration of a labelled variant (nil for Roboflow photos).
+	Truth *Calibration
+	// Stones are a Roboflow photo's labelled stone centres in the frame's pixels.
+	Stones []Point2
+}
+
+// EachAugVariant makes reps variants of each kind (only the kinds listed in kinds,
+// comma-separated, when it is not empty) of every stride-th photo of each source and hands
+// each to fn.
+func EachAugVariant(t *testing.T, stride, reps int, kinds string, fn func(AugVariant)) {
+	t.Helper()
+	eachVariant(t, augPhotos(t, stride), augKinds(), reps, "", kinds, func(p augPhoto, name string, k augKind, r int, f augFrame) {
+		v := AugVariant{Source: p.source, Photo: name, Kind: k.name, InView: k.inView, Img: f.img}
+		if p.labelled() {
+			gt, _ := augTruth(f, p)
+			v.Truth = &gt
+		}
+		for _, s := range p.stones {
+			if x, y, ok := f.h.applyPt(s.X, s.Y); ok && x >= 0 && y >= 0 && x < float64(f.img.Cols()) && y < float64(f.img.Rows()) {
+				v.Stones = append(v.Stones, Point2{x, y})
+			}
+		}
+		fn(v)
+	})
+}
+
+// Judge says whether c is the variant's board: for a labelled one, 19x19 with every corner
+// within half a spacing of the truth (err is the worst corner's distance in spacings); for a
+// Roboflow photo, most labelled stones on c's intersections (err is NaN).
+func (v AugVariant) Judge(c Calibration) (right bool, err float64) {
+	if v.Truth != nil {
+		e := cornerErrorAnyTurn(c, *v.Truth)
+		return c.Size == 19 && e <= 0.5, e
+	}
+	on, inside := 0, 0
+	for _, s := range v.Stones {
+		g := c.ImageToGrid(s)
+		if g.X < -0.5 || g.Y < -0.5 || g.X > float64(c.Size)-0.5 || g.Y > float64(c.Size)-0.5 {
+			continue
+		}
+		inside++
+		if math.Hypot(g.X-math.Round(g.X), g.Y-math.Round(g.Y)) < 0.3 {
+			on++
+		}
+	}
+	total := len(v.Stones)
+	return total < 5 || (float64(on) >= 0.8*float64(inside) && float64(inside) >= 0.6*float64(total)), math.NaN()
+}
