@@ -139,12 +139,9 @@ func TestFindBoardAugmented(t *testing.T) {
 // TestFindBoardRoboflow runs vision.FindBoard (size 0: 9, 13 or 19) on the Roboflow photos, as
 // they are (the valid and test splits; CALIB_EVAL=1: all 264), and checks each found grid
 // against the labelled stone boxes (most stone centres on intersections). A developer's
-// measure of the whole still-photo path on photos never tuned on; TestEvalRoboflow holds the
-// finder's floors.
+// measure of the whole still-photo path on photos never tuned on. On the default 32 it must find
+// at least 27 boards with at most one wrong (measured: 28 found, 1 wrong; all 264: 199 found, 6 wrong).
 func TestFindBoardRoboflow(t *testing.T) {
-	if os.Getenv("CALIB_FINDBOARD_ROBOFLOW") == "" {
-		t.Skip("developer measure: set CALIB_FINDBOARD_ROBOFLOW=1 (and CALIB_EVAL=1 for all the photos)")
-	}
 	photos, err := evalset.Load(shareddata.Path(t, "vision-eval"))
 	if err != nil {
 		t.Fatal(err)
@@ -180,4 +177,7 @@ func TestFindBoardRoboflow(t *testing.T) {
 		t.Logf("%s ok size %d conf %.2f", name, c.Size, c.Confidence)
 	}
 	t.Logf("FindBoard on %d Roboflow photos: found %d, %d of them wrong by the stone boxes", n, found, wrong)
+	if !all && (found < 27 || wrong > 1) {
+		t.Errorf("found %d of %d with %d wrong; want at least 27 found and at most 1 wrong", found, n, wrong)
+	}
 }
