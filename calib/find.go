@@ -26,16 +26,6 @@ type FindOptions struct {
 // DefaultMinConfidence is the least confidence Find accepts by default.
 const DefaultMinConfidence = 0.5
 
-// tracer receives the finder's intermediate results when a developer asks for them
-// (tests set workImage.trace); nil prints nothing.
-type tracer func(format string, a ...any)
-
-func (t tracer) printf(format string, a ...any) {
-	if t != nil {
-		t(format, a...)
-	}
-}
-
 // DefaultSizes are the board sizes Find looks for when FindOptions.Size is zero.
 var defaultSizes = [...]int{9, 13, 19}
 
@@ -167,12 +157,6 @@ func findGrid(ctx context.Context, w *workImage, sizes []int) (gridFit, error) {
 	// Six families: clutter with straight lines (a striped cloth, a table's grain, a mat) can
 	// take the first few, all in nearly one direction.
 	vps := findVanishing(segs, n.f, 6)
-	for i, v := range vps {
-		if w.trace == nil {
-			break
-		}
-		w.trace.printf("vp %d dir %.1f deg v %.4f inliers %d support %.0f", i, directionAngle(v.v)*180/math.Pi, v.v, len(v.inliers), v.support)
-	}
 	cap := lineCap(&w.lines)
 	dirs := make([]float64, len(vps))
 	inside := make([]bool, len(vps))
@@ -200,11 +184,6 @@ func findGrid(ctx context.Context, w *workImage, sizes []int) (gridFit, error) {
 			}
 			tried++
 			fits := fitPair(w, n, vps[i], vps[j], segs, sizes, cap)
-			if w.trace != nil {
-				for _, f := range fits {
-					w.trace.printf("pair %d,%d candidate %dx%d conf %.2f in view %v score %.2f", i, j, f.cols, f.rows, f.conf, f.inView(w.lines.w, w.lines.h), f.score())
-				}
-			}
 			cands = append(cands, fits...)
 			if b, ok := bestCandidate(cands, w.lines.w, w.lines.h); ok && b.inView(w.lines.w, w.lines.h) && b.conf > clearConfidence {
 				return b, nil // clear enough; other line families are distractors
@@ -276,7 +255,6 @@ func bestCandidate(cands []gridFit, w, h int) (gridFit, bool) {
 func fitPair(w *workImage, n frameNorm, va, vb vanishing, segs []normSeg, sizes []int, cap float32) []gridFit {
 	r, ok := newRectifier(n, va, vb, segs)
 	if !ok {
-		w.trace.printf("rectifier failed")
 		return nil
 	}
 	px, py := r.profiles(&w.lines)
@@ -296,9 +274,6 @@ func fitPair(w *workImage, n frameNorm, va, vb vanishing, segs []normSeg, sizes 
 	seeds := make([]seed, 0, len(lengths))
 	for _, s := range lengths {
 		wx, wy := bestWindow(px, s), bestWindow(py, s)
-		if w.trace != nil {
-			w.trace.printf("size %d window x %+v y %+v", s, wx, wy)
-		}
 		if wx.n != 0 && wy.n != 0 && !math.IsInf(wx.score+wy.score, -1) {
 			seeds = append(seeds, seed{wx, wy, wx.score + wy.score})
 		}
@@ -309,21 +284,15 @@ func fitPair(w *workImage, n frameNorm, va, vb vanishing, segs []normSeg, sizes 
 		bx, by := sd.x, sd.y
 		cs, ok := seedQuad(r, &bx, &by, float64(w.lines.w), float64(w.lines.h))
 		if !ok {
-			if w.trace != nil {
-				w.trace.printf("window %+v %+v maps to no quad inside the image", bx, by)
-			}
 			continue
 		}
 		g := refineGrid(&w.lines, gridFit{cols: bx.n, rows: by.n, corners: cs, lattice: sd.score}, cap, 2, 0.5, true)
-		g = growGrid(&w.lines, g, cap, w.trace)
+		g = growGrid(&w.lines, g, cap)
 		if slices.ContainsFunc(grown, func(o gridFit) bool { return sameGrid(o, g) }) {
 			continue
 		}
 		grown = append(grown, g)
-		best, ok := snapToSize(&w.lines, g, sizes, cap, w.trace)
-		if w.trace != nil {
-			w.trace.printf("seed %dx%d grown %dx%d %v snapped %dx%d on %.2f off %.2f out %.2f ok %v %v", sd.x.n, sd.y.n, g.cols, g.rows, g.corners, best.cols, best.rows, best.on, best.off, best.out, ok, best.corners)
-		}
+		best, ok := snapToSize(&w.lines, g, sizes, cap)
 		if !ok {
 			continue
 		}
@@ -331,7 +300,7 @@ func fitPair(w *workImage, n frameNorm, va, vb vanishing, segs []normSeg, sizes 
 		if w.gray.pix != nil {
 			gray = &w.gray
 		}
-		best.conf = best.confidence(&w.lines, gray, cap, w.trace)
+		best.conf = best.confidence(&w.lines, gray, cap)
 		out = append(out, best)
 		if !best.inView(w.lines.w, w.lines.h) {
 			// A grid a line off (the board's edge or a shadow taken for its outer line, stones
@@ -366,8 +335,7 @@ func shiftedIn(w *workImage, g gridFit, gray *grayPlane, cap float32) []gridFit 
 		if !c.inView(w.lines.w, w.lines.h) {
 			continue
 		}
-		c.conf = c.confidence(&w.lines, gray, cap, w.trace)
-		w.trace.printf("shifted %v: conf %.2f", d, c.conf)
+		c.conf = c.confidence(&w.lines, gray, cap)
 		out = append(out, c)
 	}
 	return out
@@ -476,7 +444,7 @@ func seedQuad(r rectifier, bx, by *window, w, h float64) ([4]Point2, bool) {
 
 // snapToSize turns a cols x rows lattice into a square one of an allowed size, trying every way
 // of adding or removing up to two lines per axis, and keeps the best by image evidence.
-func snapToSize(lines *plane, g gridFit, sizes []int, cap float32, trace tracer) (gridFit, bool) {
+func snapToSize(lines *plane, g gridFit, sizes []int, cap float32) (gridFit, bool) {
 	h, ok := gridH(g.cols, g.rows, g.corners)
 	if !ok {
 		return gridFit{}, false
@@ -520,7 +488,6 @@ func snapToSize(lines *plane, g gridFit, sizes []int, cap float32, trace tracer)
 				// A first, unrefined reading ranks the candidates; only the best few are refined.
 				c.on, c.off, c.out = gridEvidence(lines, c.cols, c.rows, c.corners, cap, true)
 				sc := c.score() + 0.5*minStubs(lines, c, cap)
-				trace.printf("snap candidate %d left %d top %d: on %.2f off %.2f out %.2f score %.2f", s, left, top, c.on, c.off, c.out, sc)
 				cands = append(cands, scored{c, sc})
 			}
 		}

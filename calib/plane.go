@@ -75,7 +75,6 @@ type workImage struct {
 	lines  plane     // black-hat response, lightly blurred, in work pixels
 	gray   grayPlane // the grey work image, for reading stones (finding only; empty for drift checks)
 	segs   []segment
-	trace  tracer // developer tracing; nil in production
 }
 
 // defaultWorkSize is the longer side, in pixels, that frames are reduced to before finding.

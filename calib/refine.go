@@ -32,7 +32,7 @@ func (g gridFit) contrast() float64 {
 // contrast (on the lattice against between and beyond it), how many of its lines are actually
 // visible (a lattice fitted to clutter or to a stone pattern misses many), and whether the lines
 // run right up to all four edge lines (a grid whose edge lies in the board's margin does not).
-func (g gridFit) confidence(lines *plane, gray *grayPlane, cap float32, trace tracer) float64 {
+func (g gridFit) confidence(lines *plane, gray *grayPlane, cap float32) float64 {
 	h, ok := gridH(g.cols, g.rows, g.corners)
 	if !ok || g.on <= 0 {
 		return 0
@@ -106,9 +106,6 @@ func (g gridFit) confidence(lines *plane, gray *grayPlane, cap float32, trace tr
 		lineConf += (1 - lineConf) * 0.6 * stoneSupport(gray, h, g.cols, g.rows) * min(1, (edges-0.6)/0.3)
 	}
 	spread := blockSpread(&r, g.cols, g.rows)
-	if trace != nil {
-		trace.printf("confidence: contrast %.2f lines %.2f -> %.2f with stones; stubs %.2f continues %.2f spread %.2f", g.contrast(), lineFrac, lineConf, stubs, cont, spread)
-	}
 	return lineConf * (0.5 + 0.5*stubs) * cont * spread
 }
 
@@ -568,7 +565,7 @@ func refineGrid(lines *plane, g gridFit, cap float32, start, stop float64, coars
 
 // growGrid adds lines on any side where the lattice plainly continues and drops edge lines
 // with no evidence, re-refining after each change, so a partial fit grows to the whole board.
-func growGrid(lines *plane, g gridFit, cap float32, trace tracer) gridFit {
+func growGrid(lines *plane, g gridFit, cap float32) gridFit {
 	dropped := [4]bool{} // a side once trimmed is not grown again (no oscillation)
 	for iter := 0; iter < 40; iter++ {
 		h, ok := gridH(g.cols, g.rows, g.corners)
@@ -590,7 +587,6 @@ func growGrid(lines *plane, g gridFit, cap float32, trace tracer) gridFit {
 		half = [4]float64{r.rowLine(-0.5, g.cols), r.colLine(float64(g.cols)-0.5, g.rows), r.rowLine(float64(g.rows)-0.5, g.cols), r.colLine(-0.5, g.rows)}
 		stubs := r.gapStubs(g.cols, g.rows, 1)
 		edge := [4]float64{r.rowLine(0, g.cols), r.colLine(float64(g.cols-1), g.rows), r.rowLine(float64(g.rows-1), g.cols), r.colLine(0, g.rows)}
-		trace.printf("grow %dx%d on %.1f beyond %.1f half %.1f edge %.1f stubs %.1f", g.cols, g.rows, g.on, beyond, half, edge, stubs)
 		bestSide, bestRatio := -1, 0.0
 		for s := 0; s < 4; s++ {
 			if (s%2 == 0 && g.rows >= MaxSize) || (s%2 == 1 && g.cols >= MaxSize) {
