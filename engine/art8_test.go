@@ -89,6 +89,24 @@ func TestJapaneseArt8Dame(t *testing.T) {
 			want: "B+53", seki: 12, literal: "B+53", terrB: 53, terrW: 0, litTerrB: 53, sekiDame: "[B9 D9]",
 		},
 		{
+			// D9 is open between Black's wall on C and White's on D, in front of White's 45 points:
+			// White closes it (the region behind it is White's), not Black, whose stone there
+			// would break into White's territory.
+			name: "an open dame in front of a wide territory",
+			rows: []string{
+				". . X . . . . . .",
+				". . X O . . . . .",
+				". . X O . . . . .",
+				". . X O . . . . .",
+				". . X O . . . . .",
+				". . X O . . . . .",
+				". . X O . . . . .",
+				". . X O . . . . .",
+				". . X O . . . . .",
+			},
+			komi: 6.5, want: "W+33.5", seki: 0, literal: "W+6.5", terrB: 18, terrW: 45, litTerrB: 0,
+		},
+		{
 			// D5 touches only Black, E5 only White: neither is a dame until the other is filled.
 			name: "a dame that can be filled only after another one",
 			rows: []string{

@@ -221,6 +221,7 @@ type State struct {
 	ProposalPending bool           // the GTP engine's dead-stone proposal is being computed
 	FromProposal    bool           // the marking is the engine's proposal, unchanged
 	Score           *engine.Score  // the count of the current marking (PhaseMarking) or the final one
+	Dame            DameState      // dame filling after the stop (Japanese rules art. 8)
 	Result          string         // SGF result ("B+3.5", "W+R", "B+T", "0", "Void"); "" until ended
 	// Files and recovery.
 	SGFPath     string // where the game's SGF is rewritten after each move

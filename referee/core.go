@@ -116,7 +116,10 @@ type core struct {
 	propGen  int // bumps on every entry into marking, so stale proposals are dropped
 	propBusy bool
 	confirm  [3]bool
-	score    *engine.Score
+	// dameAsked: both players confirmed with dame still open (Japanese art. 8) and were asked to
+	// fill them or confirm again (see dameBeforeCount).
+	dameAsked bool
+	score     *engine.Score
 	result   string
 	banner   Verdict
 	history  []Verdict

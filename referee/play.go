@@ -233,7 +233,8 @@ func (t *core) obsMatters(o observe.Observation) bool {
 		}
 		return len(t.differs) > 0 && fits(o.Size, t.game.Board(), o)
 	case PhaseMarking:
-		return len(t.removedChains(o)) > 0
+		added, taken := t.dameChanges(o)
+		return len(t.removedChains(o)) > 0 || len(added) > 0 || len(taken) > 0
 	}
 	return false
 }
@@ -280,6 +281,7 @@ func (t *core) applyObs(o observe.Observation) error {
 	case PhaseMarking:
 		chains := t.removedChains(o)
 		if len(chains) == 0 {
+			t.applyDame(o)
 			return nil
 		}
 		var all []engine.Point
@@ -293,6 +295,7 @@ func (t *core) applyObs(o observe.Observation) error {
 		t.setBanner(Verdict{Kind: VerdictMarking, At: o.Time, Points: sortedPoints(all),
 			Says: []Phrase{phrase("Stones taken off the board count as dead: {{.Points}}. Both players press their clock to confirm.",
 				"Points", vertices(t.game.Size(), sortedPoints(all)))}})
+		t.applyDame(o)
 	}
 	return nil
 }
@@ -310,14 +313,17 @@ func (t *core) removedChains(o observe.Observation) [][]engine.Point {
 			continue
 		}
 		chain := g.Chain(p)
-		gone := true
+		gone, real := true, false
 		for _, q := range chain {
 			done[q] = true
 			if o.Stones[q.Y*size+q.X] != observe.Empty {
 				gone = false
 			}
+			if !t.isFill(q) {
+				real = true
+			}
 		}
-		if gone {
+		if gone && real { // a dame stone taken back is not a dead stone (see applyDame)
 			out = append(out, chain)
 		}
 	}

@@ -502,6 +502,7 @@ func (t *Table) State() State {
 		s.Expected = slices.Clone(t.differs)
 	}
 	s.Dead = t.deadList()
+	s.Dame = t.dameState()
 	if t.score != nil {
 		sc := *t.score
 		s.Score = &sc
