@@ -120,9 +120,9 @@ type core struct {
 	// fill them or confirm again (see dameBeforeCount).
 	dameAsked bool
 	score     *engine.Score
-	result   string
-	banner   Verdict
-	history  []Verdict
+	result    string
+	banner    Verdict
+	history   []Verdict
 }
 
 // newCore returns an empty core (no game set up).
