@@ -222,6 +222,7 @@ type State struct {
 	FromProposal    bool           // the marking is the engine's proposal, unchanged
 	Score           *engine.Score  // the count of the current marking (PhaseMarking) or the final one
 	Dame            DameState      // dame filling after the stop (Japanese rules art. 8)
+	Repetition      *Repetition    // a whole-board repetition standing (Japanese rules art. 12; PhasePlaying), nil if none
 	Result          string         // SGF result ("B+3.5", "W+R", "B+T", "0", "Void"); "" until ended
 	// Files and recovery.
 	SGFPath     string // where the game's SGF is rewritten after each move

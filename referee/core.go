@@ -119,6 +119,11 @@ type core struct {
 	// dameAsked: both players confirmed with dame still open (Japanese art. 8) and were asked to
 	// fill them or confirm again (see dameBeforeCount).
 	dameAsked bool
+	// repeat is the whole-board repetition standing under Japanese art. 12 (nil: none), and
+	// repeatSeen how often each repeated position (by the move after which it first stood) came
+	// back since the last stone that did not repeat (see noteRepetition).
+	repeat     *Repetition
+	repeatSeen map[int]int
 	score     *engine.Score
 	result    string
 	banner    Verdict
@@ -221,6 +226,8 @@ func (t *core) apply(ev *event) error {
 		return t.applyResume(ev.Color, ev.At)
 	case kindResign:
 		return t.applyResign(ev.Color, ev.At)
+	case kindVoid:
+		return t.applyVoid(ev.Color, ev.At)
 	case kindResumeClocks:
 		return t.applyResumeClocks(ev.At)
 	case kindFlag:

@@ -172,6 +172,10 @@ func (t *core) applyDirector(a DirectorAction, at time.Time) error {
 		t.setBanner(Verdict{Kind: VerdictDirector, At: at, Points: pts, Says: ps})
 	}
 	switch a.Kind {
+	case DirectorUndo, DirectorCorrect:
+		t.repeat, t.repeatSeen = nil, nil // the record changes: a repetition is looked for afresh
+	}
+	switch a.Kind {
 	case DirectorUndo:
 		n := g.MoveNumber()
 		last := g.Moves()[n-1]

@@ -44,6 +44,7 @@ func (t *core) enterStop(at time.Time) {
 		return
 	}
 	t.phase = PhaseMarking
+	t.repeat, t.repeatSeen = nil, nil
 	t.dead = map[engine.Point]bool{}
 	t.fromProp = false
 	t.propGen++

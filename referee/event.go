@@ -18,6 +18,7 @@ const (
 	kindConfirm      = "confirm"       // Color: a player confirmed the marking
 	kindResume       = "resume"        // Color: a player asked to resume play after the stop
 	kindResign       = "resign"        // Color: a player resigned
+	kindVoid         = "void"          // Color: a player agreed to no result after a repetition (Japanese art. 12)
 	kindResumeClocks = "resume-clocks" // the clocks run again after a restart
 	kindFlag         = "flag"          // Color: that player's time ran out
 	kindProposal     = "proposal"      // Points or Error: the dead-stone proposal of the GTP engine

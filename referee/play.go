@@ -1023,6 +1023,9 @@ func (t *core) accept(played engine.Played, at time.Time, comment string) {
 		v.Says = []Phrase{says}
 	}
 	t.setBanner(v)
+	if t.noteRepetition(played, at) {
+		return
+	}
 	if g.Phase() == engine.Stopped {
 		t.enterStop(at)
 	}

@@ -503,6 +503,7 @@ func (t *Table) State() State {
 	}
 	s.Dead = t.deadList()
 	s.Dame = t.dameState()
+	s.Repetition = t.repetitionState()
 	if t.score != nil {
 		sc := *t.score
 		s.Score = &sc
