@@ -124,10 +124,10 @@ type core struct {
 	// back since the last stone that did not repeat (see noteRepetition).
 	repeat     *Repetition
 	repeatSeen map[int]int
-	score     *engine.Score
-	result    string
-	banner    Verdict
-	history   []Verdict
+	score      *engine.Score
+	result     string
+	banner     Verdict
+	history    []Verdict
 }
 
 // newCore returns an empty core (no game set up).
