@@ -161,3 +161,62 @@ func (g *Game) regionTouches(cells []Color, i int) (black, white bool) {
 	}
 	return black, white
 }
+
+// Seki returns the stones in seki in the position with the chains at dead taken off (ignored once
+// four passes made every stone alive, as in Score), whatever the ruleset: the live stones next to a
+// dame that stays open once every dame that can be filled safely is regarded as filled (fillDame;
+// read literally, every open dame, with Rules.LiteralDame). Under area counting, or AGA's territory
+// counting, seki changes no count, and Score leaves Score.Seki empty; GTP's final_status_list seki
+// asks for them all the same.
+func (g *Game) Seki(dead []Point) ([]Point, error) {
+	if g.st.allAlive {
+		dead = nil
+	}
+	cells, _, err := g.withoutDead(dead)
+	if err != nil {
+		return nil, err
+	}
+	view := cells
+	if !g.rules.LiteralDame {
+		view = g.fillDame(cells)
+	}
+	b := g.b
+	region := make([]int32, len(view))
+	var regions []regionInfo
+	for i, c := range view {
+		if c != Empty || region[i] != 0 {
+			continue
+		}
+		id := int32(len(regions) + 1)
+		ri := regionInfo{}
+		region[i] = id
+		stack := []int{i}
+		for len(stack) > 0 {
+			s := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			ri.size++
+			for _, d := range b.dirs {
+				q := s + d
+				switch view[q] {
+				case Empty:
+					if region[q] == 0 {
+						region[q] = id
+						stack = append(stack, q)
+					}
+				case Black:
+					ri.black = true
+				case White:
+					ri.white = true
+				}
+			}
+		}
+		regions = append(regions, ri)
+	}
+	var out []Point
+	for _, p := range g.markSeki(view, region, regions) {
+		if cells[b.idx(p)] != Empty { // not a dame regarded as filled
+			out = append(out, p)
+		}
+	}
+	return out, nil
+}

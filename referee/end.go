@@ -38,7 +38,7 @@ func (t *core) enterStop(at time.Time) {
 	}
 	t.paused = false
 	if g.AllAlive() {
-		t.comment("Four passes in a row after the resumption: every stone on the board is alive (AGA rule 10).")
+		// count comments the four passes with the result.
 		t.dead = map[engine.Point]bool{}
 		t.count(at, phrase("Four passes in a row after the resumption: every stone is alive (AGA rule 10)."))
 		return
