@@ -220,3 +220,50 @@ func (g *Game) Seki(dead []Point) ([]Point, error) {
 	}
 	return out, nil
 }
+
+// ErrNoKoBan is wrapped by PassForKo when the player is not banned from that ko.
+var ErrNoKoBan = errors.New("no ko ban to pass for")
+
+// PassForKo is c's pass for the ko at ko during the confirmation of life and death after the stop
+// (Japanese art. 7.2, in the Confirmation sandbox): it lifts c's ban on retaking that ko, and only
+// that one (a plain pass lifts c's oldest ban). It fails, changing nothing, when c is not banned
+// there or the pass is not c's to make.
+func (g *Game) PassForKo(c Color, ko Point) (Played, error) {
+	if !g.confirmation || !ko.In(g.b.size) {
+		return Played{}, fmt.Errorf("pass for the ko at %v: %w", ko, ErrNoKoBan)
+	}
+	cell := g.b.idx(ko)
+	banned := false
+	for _, ban := range g.st.bans[:g.st.nbans] {
+		if int(ban.cell) == cell && ban.color == c {
+			banned = true
+		}
+	}
+	if !banned {
+		return Played{}, fmt.Errorf("pass for the ko at %s: %w", ko.GTP(g.b.size), ErrNoKoBan)
+	}
+	m := Move{Color: c, Pass: true}
+	if _, _, err := g.check(m); err != nil {
+		return Played{}, err
+	}
+	g.passKo = cell
+	g.execute(m, 0, Move{}, false)
+	g.passKo = 0
+	return g.played(len(g.hist) - 1), nil
+}
+
+// KoBans returns the kos c may not retake until c passes for each (Japanese art. 7.2, in the
+// Confirmation sandbox), oldest first.
+func (g *Game) KoBans(c Color) []Point {
+	var out []Point
+	for _, ban := range g.st.bans[:g.st.nbans] {
+		if ban.color == c {
+			out = append(out, g.b.point(int(ban.cell)))
+		}
+	}
+	return out
+}
+
+// InConfirmation reports whether g is a confirmation sandbox (Confirmation) whose kos follow
+// Japanese art. 7.2.
+func (g *Game) InConfirmation() bool { return g.confirmation }

@@ -106,6 +106,7 @@ type Game struct {
 	result       string       // set when the game Ended
 	retracted    map[int]Move // AGA rule 8: move number -> the illegal move retracted there
 	fills        []Move       // dame filled after the stop (FillDame): stones on the board that are not moves
+	passKo       int          // the ko cell the pass being executed is for (PassForKo); 0: the mover's oldest ban
 }
 
 // NewGame starts an empty game on a size x size board (2..25) with Black to move.
@@ -445,13 +446,17 @@ func (g *Game) execute(m Move, p int, retracted Move, isRetract bool) {
 			st.allAlive = true
 		}
 		if g.confirmation && st.nbans > 0 {
+			// Art. 7.2: a pass lifts the ban of one ko, the one it is for (PassForKo), else the
+			// mover's oldest; the mover's other kos stay banned until a pass for each.
 			var kept [4]koBan
-			k := int8(0)
+			k, lifted := int8(0), false
 			for _, ban := range st.bans[:st.nbans] {
-				if ban.color != c {
-					kept[k] = ban
-					k++
+				if !lifted && ban.color == c && (g.passKo == 0 || int(ban.cell) == g.passKo) {
+					lifted = true
+					continue
 				}
+				kept[k] = ban
+				k++
 			}
 			st.bans, st.nbans = kept, k
 		}
