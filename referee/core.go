@@ -124,10 +124,12 @@ type core struct {
 	// back since the last stone that did not repeat (see noteRepetition).
 	repeat     *Repetition
 	repeatSeen map[int]int
-	score      *engine.Score
-	result     string
-	banner     Verdict
-	history    []Verdict
+	// conf is the confirmation of life and death by play in progress (Japanese art. 7.2), nil if none.
+	conf    *confirmation
+	score   *engine.Score
+	result  string
+	banner  Verdict
+	history []Verdict
 }
 
 // newCore returns an empty core (no game set up).
@@ -228,6 +230,12 @@ func (t *core) apply(ev *event) error {
 		return t.applyResign(ev.Color, ev.At)
 	case kindVoid:
 		return t.applyVoid(ev.Color, ev.At)
+	case kindConfStart:
+		return t.applyConfStart(ev.Color, ev.At)
+	case kindConfPass:
+		return t.applyConfPass(ev)
+	case kindConfEnd:
+		return t.applyConfEnd(ev.At)
 	case kindResumeClocks:
 		return t.applyResumeClocks(ev.At)
 	case kindFlag:

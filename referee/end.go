@@ -201,7 +201,7 @@ func (t *Table) Confirm(c engine.Color, at time.Time) error {
 }
 
 func (t *core) applyConfirm(c engine.Color, at time.Time) error {
-	if t.phase != PhaseMarking || (c != engine.Black && c != engine.White) {
+	if t.phase != PhaseMarking || t.conf != nil || (c != engine.Black && c != engine.White) {
 		return nil
 	}
 	t.confirm[c] = true
@@ -259,6 +259,7 @@ func (t *core) applyResume(req engine.Color, at time.Time) error {
 		return fmt.Errorf("%w: resume outside marking", ErrPhase)
 	}
 	g := t.game
+	t.conf = nil
 	fills := g.DameFilled()
 	if err := g.Resume(req); err != nil {
 		return err

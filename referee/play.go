@@ -233,6 +233,9 @@ func (t *core) obsMatters(o observe.Observation) bool {
 		}
 		return len(t.differs) > 0 && fits(o.Size, t.game.Board(), o)
 	case PhaseMarking:
+		if t.conf != nil {
+			return t.pending != nil
+		}
 		added, taken := t.dameChanges(o)
 		return len(t.removedChains(o)) > 0 || len(added) > 0 || len(taken) > 0
 	}
@@ -279,6 +282,12 @@ func (t *core) applyObs(o observe.Observation) error {
 				Says: []Phrase{phrase("The board matches the game again: {{.Color}} to play.", "Color", title(t.game.ToMove()))}})
 		}
 	case PhaseMarking:
+		if t.conf != nil {
+			if t.pending != nil {
+				t.resolveConf(o)
+			}
+			return nil
+		}
 		chains := t.removedChains(o)
 		if len(chains) == 0 {
 			t.applyDame(o)
@@ -579,6 +588,12 @@ func (t *core) pressNow(p clock.Press, at, now time.Time) error {
 		}
 		t.setBanner(Verdict{Kind: VerdictInfo, At: at, Says: []Phrase{phrase("Play is halted: the director must rule before play continues.")}})
 	case PhaseMarking:
+		if t.conf != nil {
+			if t.pending != nil {
+				return nil // the press before is still being checked
+			}
+			return t.confPress(c, at, deadline)
+		}
 		if c != engine.Empty {
 			return t.applyConfirm(c, at)
 		}

@@ -504,6 +504,7 @@ func (t *Table) State() State {
 	s.Dead = t.deadList()
 	s.Dame = t.dameState()
 	s.Repetition = t.repetitionState()
+	s.Confirmation = t.confirmationState()
 	if t.score != nil {
 		sc := *t.score
 		s.Score = &sc
