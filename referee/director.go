@@ -174,6 +174,7 @@ func (t *core) applyDirector(a DirectorAction, at time.Time) error {
 	switch a.Kind {
 	case DirectorUndo, DirectorCorrect:
 		t.repeat, t.repeatSeen = nil, nil // the record changes: a repetition is looked for afresh
+		t.conf = nil                      // and a confirmation by play started on it is over
 	}
 	switch a.Kind {
 	case DirectorUndo:
