@@ -155,6 +155,10 @@ type State struct {
 	Updated  time.Time `json:"updated"`
 }
 
+// GameIDLayout formats a game's identity, the UTC time of its journal's first record, at a fixed
+// width so that a later game's identity sorts after an earlier one's.
+const GameIDLayout = "20060102T150405.000000000Z"
+
 // MaxAlerts is how many alerts a State carries.
 const MaxAlerts = 20
 
