@@ -403,6 +403,7 @@ func (k *kiosk) run(parent context.Context) error {
 			return fmt.Errorf("demo set-up: %w", err)
 		}
 	}
+	startHall(ctx, &wg, k.cfg, k.log) // off unless kiosk.toml names the hall's broker
 	wg.Add(1)
 	go func() {
 		defer wg.Done()

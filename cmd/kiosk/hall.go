@@ -1,0 +1,36 @@
+package main
+
+import (
+	"context"
+	"log/slog"
+	"sync"
+
+	"tengen/config"
+	"tengen/hall/brokerconf"
+	"tengen/hall/publish"
+)
+
+// startHall starts the table's hall publisher when the configuration names a broker ([hall] url):
+// it reads the journal directory and publishes on its own goroutine (wg), so the referee never
+// waits for the network. A password that cannot be read is logged and the table plays on.
+func startHall(ctx context.Context, wg *sync.WaitGroup, cfg config.Config, log *slog.Logger) {
+	h := cfg.Hall
+	if h.URL == "" {
+		return
+	}
+	user := cfg.HallUser()
+	pw, err := brokerconf.ReadPassword(h.PasswordFile, user)
+	if err != nil {
+		log.Error("hall: no broker password; the table plays without the hall", "err", err)
+		return
+	}
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		err := publish.Run(ctx, publish.Options{Hall: h.Name, Table: cfg.HallTable(), JournalDir: cfg.Paths.JournalDir,
+			URL: h.URL, User: user, Password: pw, Logger: log})
+		if err != nil {
+			log.Error("hall publisher", "err", err)
+		}
+	}()
+}
