@@ -185,4 +185,3 @@ func TestWrongPasswordIsSaid(t *testing.T) {
 		t.Fatal("no error for a wrong password")
 	}
 }
-
