@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/user"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -65,7 +66,8 @@ func TableUser(n int) string { return "table-" + strconv.Itoa(n) }
 // Credentials maps user names to passwords in clear.
 type Credentials map[string]string
 
-// Generate writes the set-up into dir (created 0700 if missing) and returns the credentials.
+// Generate writes the set-up into dir (created if missing) and returns the credentials. Run as
+// root, it gives the password file, the ACL and the persistence directory to the broker's user.
 // Existing files are replaced; a hall re-initialised gets new passwords.
 func Generate(dir string, o Options) (Credentials, error) {
 	if err := wire.CheckHall(o.Hall); err != nil {
@@ -97,10 +99,13 @@ func Generate(dir string, o Options) (Credentials, error) {
 	if o.DataDir == "" {
 		o.DataDir = filepath.Join(dir, "data")
 	}
-	for _, d := range []string{dir, o.DataDir} {
-		if err := os.MkdirAll(d, 0o700); err != nil {
-			return nil, fmt.Errorf("brokerconf: %w", err)
-		}
+	// The directory is open to the broker's user, which reads the password file and ACL after
+	// dropping privileges; the credentials in clear stay root's (0600).
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("brokerconf: %w", err)
+	}
+	if err := os.MkdirAll(o.DataDir, 0o700); err != nil {
+		return nil, fmt.Errorf("brokerconf: %w", err)
 	}
 	users := []string{DirectorUser, ScreenUser}
 	for n := 1; n <= o.Tables; n++ {
@@ -140,7 +145,34 @@ func Generate(dir string, o Options) (Credentials, error) {
 			return nil, fmt.Errorf("brokerconf: %w", err)
 		}
 	}
+	if err := giveTo(o.RunAs, o.DataDir, filepath.Join(dir, PasswdFile), filepath.Join(dir, ACLFile)); err != nil {
+		return nil, err
+	}
 	return creds, nil
+}
+
+// giveTo makes paths the broker user's when run as root (Mosquitto reads its password file and
+// ACL, and writes its persistence, after dropping to that user). Elsewhere the files stay the
+// caller's, who runs the broker.
+func giveTo(name string, paths ...string) error {
+	if os.Geteuid() != 0 {
+		return nil
+	}
+	u, err := user.Lookup(name)
+	if err != nil {
+		return fmt.Errorf("brokerconf: the broker's user %q: %w (install mosquitto first, or give another user)", name, err)
+	}
+	uid, err1 := strconv.Atoi(u.Uid)
+	gid, err2 := strconv.Atoi(u.Gid)
+	if err1 != nil || err2 != nil {
+		return fmt.Errorf("brokerconf: user %q has ids %s:%s", name, u.Uid, u.Gid)
+	}
+	for _, p := range paths {
+		if err := os.Chown(p, uid, gid); err != nil {
+			return fmt.Errorf("brokerconf: %w", err)
+		}
+	}
+	return nil
 }
 
 // password is 16 random letters and digits (about 95 bits).
