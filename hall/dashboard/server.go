@@ -16,7 +16,6 @@ import (
 	"time"
 
 	"tengen/clock"
-	"tengen/hall/wire"
 )
 
 //go:embed web
@@ -333,8 +332,9 @@ func (s *Server) ack(w http.ResponseWriter, r *http.Request) {
 }
 
 // clockLeft is the milliseconds side has left now: the running side's time counted down since
-// the clock's instant (main time and overtime periods alike).
-func clockLeft(c *wire.Clock, side string) int64 {
+// the dashboard received the clock (main time and overtime periods alike).
+func clockLeft(t Table, side string) int64 {
+	c := t.Clock
 	if c == nil {
 		return 0
 	}
@@ -344,15 +344,16 @@ func clockLeft(c *wire.Clock, side string) int64 {
 	}
 	left := s.MillisLeft
 	if c.Running == side && !s.Flagged {
-		left -= time.Since(c.AsOf).Milliseconds()
+		left -= time.Since(t.ClockSeen).Milliseconds()
 	}
 	return max(left, 0)
 }
 
 // clockFace is the side's clock as the page shows it: the table's own text when it is not
-// running, the time counted down from the table's instant when it is (main time only; overtime
+// running, the time counted down since the dashboard received it when it is (main time only; overtime
 // keeps the table's text, which says the periods).
-func clockFace(c *wire.Clock, side string) string {
+func clockFace(t Table, side string) string {
+	c := t.Clock
 	if c == nil {
 		return "–"
 	}
@@ -363,7 +364,7 @@ func clockFace(c *wire.Clock, side string) string {
 	if c.Running != side || s.Overtime || s.Flagged {
 		return s.Text
 	}
-	return clock.FormatRemaining(time.Duration(clockLeft(c, side)) * time.Millisecond)
+	return clock.FormatRemaining(time.Duration(clockLeft(t, side)) * time.Millisecond)
 }
 
 func colorWord(c string) string {

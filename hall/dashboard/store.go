@@ -27,9 +27,12 @@ type Table struct {
 	Dups    int    // events dropped because their sequence number was already applied
 	Gaps    uint64 // sequence numbers skipped (events the broker lost; the retained state covers them)
 	Clock   *wire.Clock
-	Last    *wire.Verdict
-	SGF     []byte
-	Updated time.Time
+	// ClockSeen is when the dashboard received Clock: a running clock counts down from then, so
+	// that the kiosks' and the dashboard's clocks need not agree.
+	ClockSeen time.Time
+	Last      *wire.Verdict
+	SGF       []byte
+	Updated   time.Time
 	// Acked holds the alerts the director acknowledged (by AlertKey).
 	Acked map[string]bool
 	// eventMoves are the moves of events newer than the state, by sequence number.
@@ -103,7 +106,7 @@ func (s *Store) Handle(topic string, payload []byte) error {
 			}
 		}
 		if st.Seq > t.LastSeq || t.Clock == nil {
-			t.Clock, t.Last = st.Clock, st.Last
+			t.Clock, t.ClockSeen, t.Last = st.Clock, time.Now(), st.Last
 		}
 	case wire.KindEvents:
 		e, err := wire.ParseEvent(payload)
@@ -130,7 +133,7 @@ func (s *Store) Handle(topic string, payload []byte) error {
 			t.eventMoves[e.Seq] = slices.Clone(e.Moves)
 		}
 		if e.Clock != nil {
-			t.Clock = e.Clock
+			t.Clock, t.ClockSeen = e.Clock, time.Now()
 		}
 		if len(e.Verdicts) > 0 {
 			v := e.Verdicts[len(e.Verdicts)-1]
