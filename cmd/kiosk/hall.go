@@ -7,6 +7,7 @@ import (
 
 	"tengen/config"
 	"tengen/hall/brokerconf"
+	"tengen/hall/link"
 	"tengen/hall/publish"
 )
 
@@ -33,4 +34,13 @@ func startHall(ctx context.Context, wg *sync.WaitGroup, cfg config.Config, log *
 			log.Error("hall publisher", "err", err)
 		}
 	}()
+}
+
+// checkHallLogin logs in to the hall's broker once with the table's credentials (`kiosk doctor`).
+func checkHallLogin(ctx context.Context, cfg config.Config) error {
+	pw, err := brokerconf.ReadPassword(cfg.Hall.PasswordFile, cfg.HallUser())
+	if err != nil {
+		return err
+	}
+	return link.Check(ctx, link.Options{URL: cfg.Hall.URL, ClientID: "tengen-doctor-" + cfg.HallUser(), User: cfg.HallUser(), Password: pw})
 }

@@ -15,9 +15,9 @@ import (
 	"github.com/eclipse/paho.golang/paho"
 
 	"tengen/hall/brokerconf"
-	"tengen/hall/internal/brokertest"
 	"tengen/hall/link"
 	"tengen/hall/wire"
+	"tengen/internal/halltest"
 )
 
 // client connects one user to the broker with a bare paho client and collects what it receives.
@@ -26,7 +26,7 @@ type client struct {
 	recv chan *paho.Publish
 }
 
-func connect(ctx context.Context, b *brokertest.Broker, user, pw string) (*client, *paho.Connack, error) {
+func connect(ctx context.Context, b *halltest.Broker, user, pw string) (*client, *paho.Connack, error) {
 	conn, err := net.Dial("tcp", fmt.Sprintf("127.0.0.1:%d", b.Port))
 	if err != nil {
 		return nil, nil, err
@@ -50,15 +50,15 @@ func connect(ctx context.Context, b *brokertest.Broker, user, pw string) (*clien
 // user may do: table 1 publishes its own topics, not table 2's; the screen reads; a wrong
 // password is refused (reason code 0x87) and said in words.
 func TestGeneratedHallOnARealBroker(t *testing.T) {
-	b := brokertest.Start(t, 3)
-	ctx := brokertest.Context(t, 30*time.Second)
+	b := halltest.Start(t, 3)
+	ctx := halltest.Context(t, 30*time.Second)
 
 	dir, _, err := connect(ctx, b, brokerconf.DirectorUser, b.Creds[brokerconf.DirectorUser])
 	if err != nil {
 		t.Fatalf("director: %v\n%s", err, b.Log())
 	}
 	defer dir.c.Disconnect(&paho.Disconnect{})
-	if _, err := dir.c.Subscribe(ctx, &paho.Subscribe{Subscriptions: []paho.SubscribeOptions{{Topic: wire.AllTables(brokertest.Hall), QoS: 1}}}); err != nil {
+	if _, err := dir.c.Subscribe(ctx, &paho.Subscribe{Subscriptions: []paho.SubscribeOptions{{Topic: wire.AllTables(halltest.Hall), QoS: 1}}}); err != nil {
 		t.Fatal(err)
 	}
 	t1, _, err := connect(ctx, b, brokerconf.TableUser(1), b.Creds[brokerconf.TableUser(1)])
@@ -67,7 +67,7 @@ func TestGeneratedHallOnARealBroker(t *testing.T) {
 	}
 	defer t1.c.Disconnect(&paho.Disconnect{})
 
-	own := wire.TableTopic(brokertest.Hall, 1, wire.KindEvents)
+	own := wire.TableTopic(halltest.Hall, 1, wire.KindEvents)
 	if _, err := t1.c.Publish(ctx, &paho.Publish{Topic: own, QoS: 1, Payload: []byte("mine")}); err != nil {
 		t.Fatalf("table 1 publishing its own events: %v", err)
 	}
@@ -82,7 +82,7 @@ func TestGeneratedHallOnARealBroker(t *testing.T) {
 
 	// Table 1 posing as table 2: Mosquitto 2.0.11 answers an MQTT v5 client's QoS 1 PUBLISH with a
 	// PUBACK of reason 0x87 (not authorized) and delivers nothing, retains nothing.
-	other := wire.TableTopic(brokertest.Hall, 2, wire.KindState)
+	other := wire.TableTopic(halltest.Hall, 2, wire.KindState)
 	resp, err := t1.c.Publish(ctx, &paho.Publish{Topic: other, QoS: 1, Retain: true, Payload: []byte("forged")})
 	if err == nil || resp == nil || resp.ReasonCode != 0x87 {
 		t.Fatalf("table 1 publishing as table 2: PUBACK %+v, err %v; want reason 0x87", resp, err)
@@ -117,18 +117,18 @@ func TestGeneratedHallOnARealBroker(t *testing.T) {
 	}
 	// A table reads its own assignment and nobody else's.
 	if _, err := t1.c.Subscribe(ctx, &paho.Subscribe{Subscriptions: []paho.SubscribeOptions{
-		{Topic: wire.AssignTopic(brokertest.Hall, 1), QoS: 1}, {Topic: wire.AssignTopic(brokertest.Hall, 2), QoS: 1}}}); err != nil {
+		{Topic: wire.AssignTopic(halltest.Hall, 1), QoS: 1}, {Topic: wire.AssignTopic(halltest.Hall, 2), QoS: 1}}}); err != nil {
 		t.Fatal(err)
 	}
 	for n := 1; n <= 2; n++ {
-		if _, err := dir.c.Publish(ctx, &paho.Publish{Topic: wire.AssignTopic(brokertest.Hall, n), QoS: 1, Retain: true,
+		if _, err := dir.c.Publish(ctx, &paho.Publish{Topic: wire.AssignTopic(halltest.Hall, n), QoS: 1, Retain: true,
 			Payload: fmt.Appendf(nil, `{"table":%d}`, n)}); err != nil {
 			t.Fatalf("director assigning table %d: %v", n, err)
 		}
 	}
 	select {
 	case p := <-t1.recv:
-		if p.Topic != wire.AssignTopic(brokertest.Hall, 1) {
+		if p.Topic != wire.AssignTopic(halltest.Hall, 1) {
 			t.Fatalf("table 1 got %s", p.Topic)
 		}
 	case <-time.After(5 * time.Second):

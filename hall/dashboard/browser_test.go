@@ -14,10 +14,9 @@ import (
 
 	"tengen/hall/brokerconf"
 	"tengen/hall/dashboard"
-	"tengen/hall/internal/brokertest"
-	"tengen/hall/internal/demogame"
 	"tengen/hall/link"
 	"tengen/hall/publish"
+	"tengen/internal/halltest"
 	"tengen/internal/testenv"
 )
 
@@ -34,15 +33,15 @@ func chromium(t *testing.T) string {
 
 // hall is a broker, a dashboard following it and its web server.
 type hall struct {
-	broker *brokertest.Broker
+	broker *halltest.Broker
 	store  *dashboard.Store
 	web    *httptest.Server
 }
 
 func startHall(t *testing.T, tables int) *hall {
-	b := brokertest.Start(t, tables)
+	b := halltest.Start(t, tables)
 	ctx, cancel := context.WithCancel(context.Background())
-	s := dashboard.NewStore(brokertest.Hall)
+	s := dashboard.NewStore(halltest.Hall)
 	done, err := dashboard.Follow(ctx, s, link.Options{URL: b.URL(), User: brokerconf.DirectorUser,
 		Password: b.Creds[brokerconf.DirectorUser], ClientID: "dashboard-" + t.Name()}, nil)
 	if err != nil {
@@ -65,12 +64,12 @@ func (h *hall) playTable(t *testing.T, n int, speed float64) <-chan error {
 	pubDone := make(chan struct{})
 	go func() {
 		defer close(pubDone)
-		_ = publish.Run(ctx, publish.Options{Hall: brokertest.Hall, Table: n, JournalDir: dir, URL: h.broker.URL(),
+		_ = publish.Run(ctx, publish.Options{Hall: halltest.Hall, Table: n, JournalDir: dir, URL: h.broker.URL(),
 			User: brokerconf.TableUser(n), Password: h.broker.Creds[brokerconf.TableUser(n)], Poll: 50 * time.Millisecond})
 	}()
 	played := make(chan error, 1)
 	go func() {
-		_, err := demogame.Play(ctx, dir, speed)
+		_, err := halltest.Play(ctx, dir, speed)
 		played <- err
 	}()
 	t.Cleanup(func() { cancel(); <-pubDone })

@@ -5,9 +5,11 @@ package link
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
 	"net/url"
 	"time"
 
@@ -31,7 +33,7 @@ type Options struct {
 	Logger    *slog.Logger
 }
 
-// ErrRefused is wrapped by the error OnRefused reports for a broker's refusal (CONNACK reason >= 0x80).
+// ErrRefused is wrapped by the error Dial's onError gets and Check returns for a broker's refusal (CONNACK reason >= 0x80).
 var ErrRefused = errors.New("the broker refused the connection")
 
 // RefusedError is a broker's refusal with its MQTT v5 reason code.
@@ -69,13 +71,12 @@ func Explain(code byte) string {
 	return fmt.Sprintf("reason code 0x%02x", code)
 }
 
-// Dial starts the connection manager; it connects (and reconnects) in the background until ctx
-// ends. onRefused, when set, is called with a *RefusedError each time the broker refuses the
-// credentials, and with other connection errors as they come.
-func Dial(ctx context.Context, o Options, onError func(error)) (*autopaho.ConnectionManager, error) {
-	u, err := url.Parse(o.URL)
+// brokerURL checks and completes a broker address: mqtt:// (tcp://) or mqtts:// (tls://, ssl://),
+// with MQTT's default ports.
+func brokerURL(raw string) (*url.URL, error) {
+	u, err := url.Parse(raw)
 	if err != nil {
-		return nil, fmt.Errorf("broker url %q: %w", o.URL, err)
+		return nil, fmt.Errorf("broker url %q: %w", raw, err)
 	}
 	switch u.Scheme {
 	case "mqtt", "tcp":
@@ -83,7 +84,7 @@ func Dial(ctx context.Context, o Options, onError func(error)) (*autopaho.Connec
 	case "mqtts", "tls", "ssl":
 		u.Scheme = "tls"
 	default:
-		return nil, fmt.Errorf("broker url %q: use mqtt://HOST:PORT or mqtts://HOST:PORT", o.URL)
+		return nil, fmt.Errorf("broker url %q: use mqtt://HOST:PORT or mqtts://HOST:PORT", raw)
 	}
 	if u.Port() == "" {
 		if u.Scheme == "tls" {
@@ -91,6 +92,51 @@ func Dial(ctx context.Context, o Options, onError func(error)) (*autopaho.Connec
 		} else {
 			u.Host += ":1883"
 		}
+	}
+	return u, nil
+}
+
+// Check connects once with o's credentials and disconnects: nil when the broker accepts them, a
+// *RefusedError when it refuses them, another error when it cannot be reached (`kiosk doctor`).
+func Check(ctx context.Context, o Options) error {
+	u, err := brokerURL(o.URL)
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	var conn net.Conn
+	if u.Scheme == "tls" {
+		d := tls.Dialer{Config: &tls.Config{ServerName: u.Hostname()}}
+		conn, err = d.DialContext(ctx, "tcp", u.Host)
+	} else {
+		var d net.Dialer
+		conn, err = d.DialContext(ctx, "tcp", u.Host)
+	}
+	if err != nil {
+		return fmt.Errorf("the broker at %s cannot be reached: %w", o.URL, err)
+	}
+	c := paho.NewClient(paho.ClientConfig{Conn: conn})
+	ca, err := c.Connect(ctx, &paho.Connect{ClientID: o.ClientID + "-check", CleanStart: true, KeepAlive: 10,
+		Username: o.User, UsernameFlag: o.User != "", Password: []byte(o.Password), PasswordFlag: o.Password != ""})
+	if ca != nil && ca.ReasonCode >= 0x80 {
+		conn.Close()
+		return &RefusedError{URL: o.URL, User: o.User, Code: ca.ReasonCode}
+	}
+	if err != nil {
+		conn.Close()
+		return fmt.Errorf("the broker at %s: %w", o.URL, err)
+	}
+	return c.Disconnect(&paho.Disconnect{})
+}
+
+// Dial starts the connection manager; it connects (and reconnects) in the background until ctx
+// ends. onRefused, when set, is called with a *RefusedError each time the broker refuses the
+// credentials, and with other connection errors as they come.
+func Dial(ctx context.Context, o Options, onError func(error)) (*autopaho.ConnectionManager, error) {
+	u, err := brokerURL(o.URL)
+	if err != nil {
+		return nil, err
 	}
 	log := o.Logger
 	if log == nil {

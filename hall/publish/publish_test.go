@@ -14,19 +14,18 @@ import (
 
 	"tengen/hall/brokerconf"
 	"tengen/hall/dashboard"
-	"tengen/hall/internal/brokertest"
-	"tengen/hall/internal/demogame"
 	"tengen/hall/link"
 	"tengen/hall/publish"
+	"tengen/internal/halltest"
 	"tengen/referee"
 )
 
 // publisher runs a table's publisher until stop is called.
-func publisher(t *testing.T, b *brokertest.Broker, table int, dir, password string, onError func(error)) (stop func()) {
+func publisher(t *testing.T, b *halltest.Broker, table int, dir, password string, onError func(error)) (stop func()) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() {
-		done <- publish.Run(ctx, publish.Options{Hall: brokertest.Hall, Table: table, JournalDir: dir, URL: b.URL(),
+		done <- publish.Run(ctx, publish.Options{Hall: halltest.Hall, Table: table, JournalDir: dir, URL: b.URL(),
 			User: brokerconf.TableUser(table), Password: password, Poll: 50 * time.Millisecond, OnError: onError})
 	}()
 	var once sync.Once
@@ -43,9 +42,9 @@ func publisher(t *testing.T, b *brokertest.Broker, table int, dir, password stri
 }
 
 // follow starts a dashboard store following the broker as the director.
-func follow(t *testing.T, b *brokertest.Broker) *dashboard.Store {
+func follow(t *testing.T, b *halltest.Broker) *dashboard.Store {
 	ctx, cancel := context.WithCancel(context.Background())
-	s := dashboard.NewStore(brokertest.Hall)
+	s := dashboard.NewStore(halltest.Hall)
 	done, err := dashboard.Follow(ctx, s, link.Options{URL: b.URL(), User: brokerconf.DirectorUser, Password: b.Creds[brokerconf.DirectorUser],
 		ClientID: "dashboard-" + t.Name()}, nil)
 	if err != nil {
@@ -73,8 +72,8 @@ func waitFor(t *testing.T, d time.Duration, what string, cond func() bool) {
 // once (a power cut at the table). The dashboard ends with the game's every move exactly once,
 // the final state and result, and every journal record counted once.
 func TestDemoReachesTheDashboardThroughABrokerKill(t *testing.T) {
-	b := brokertest.Start(t, 2)
-	want, err := demogame.Moves()
+	b := halltest.Start(t, 2)
+	want, err := halltest.Moves()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,12 +82,12 @@ func TestDemoReachesTheDashboardThroughABrokerKill(t *testing.T) {
 	dir := t.TempDir()
 	stop := publisher(t, b, 1, dir, b.Creds[brokerconf.TableUser(1)], nil)
 
-	ctx := brokertest.Context(t, 2*time.Minute)
+	ctx := halltest.Context(t, 2*time.Minute)
 	played := make(chan error, 1)
 	var final referee.State
 	go func() {
 		var err error
-		final, err = demogame.Play(ctx, dir, 12)
+		final, err = halltest.Play(ctx, dir, 12)
 		played <- err
 	}()
 	moves := func() int { tab, _ := s.Table(1); return len(tab.Moves) }
@@ -164,7 +163,7 @@ func lastSeq(t *testing.T, dir string) uint64 {
 
 // TestWrongPasswordIsSaid: a kiosk with a wrong password gets a refusal that says so.
 func TestWrongPasswordIsSaid(t *testing.T) {
-	b := brokertest.Start(t, 1)
+	b := halltest.Start(t, 1)
 	errs := make(chan error, 8)
 	publisher(t, b, 1, t.TempDir(), "not-the-password", func(err error) {
 		select {

@@ -1,7 +1,8 @@
-// Package brokertest starts a real Mosquitto for the hall's tests: the configuration `hall init`
-// writes, on a free port, in a temporary directory; killed with SIGKILL and started again on the
-// same port and persistence when a test asks.
-package brokertest
+// Package halltest holds what the hall's tests share: a real Mosquitto started with the
+// configuration `hall init` writes, on a free port, in a temporary directory (killed with SIGKILL
+// and started again on the same port and persistence when a test asks), and the kiosk's demo game
+// played into a real journal.
+package halltest
 
 import (
 	"bytes"
@@ -93,7 +94,7 @@ func (b *Broker) Restart() {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.cmd != nil {
-		b.tb.Fatal("brokertest: Restart while the broker runs")
+		b.tb.Fatal("halltest: Restart while the broker runs")
 	}
 	cmd := exec.Command(b.prog, "-c", filepath.Join(b.Dir, brokerconf.ConfFile))
 	b.log = &lockedBuffer{}

@@ -1,8 +1,4 @@
-// Package demogame plays the kiosk's built-in demo game for the hall's tests, as `kiosk replay
-// --demo --labels` does: the demo's script of presses and an ideal camera (each frame's true
-// stones, all hidden while a hand reaches over the board), through the kiosk's station and
-// referee, into a real journal directory.
-package demogame
+package halltest
 
 import (
 	"context"
@@ -14,6 +10,10 @@ import (
 	"tengen/referee/replay"
 	"tengen/vision/observe"
 )
+
+// Play and Moves: the kiosk's built-in demo game as `kiosk replay --demo --labels` plays it: the
+// demo's script of presses and an ideal camera (each frame's true stones, all hidden while a hand
+// reaches over the board), through the kiosk's station and referee, into a real journal directory.
 
 // Moves is the demo's game record as the referee should record it ("B E5", "W pass", ...).
 func Moves() ([]string, error) {
