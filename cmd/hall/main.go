@@ -22,7 +22,9 @@ import (
 	"tengen/config"
 	"tengen/hall/brokerconf"
 	"tengen/hall/dashboard"
+	"tengen/hall/gotha"
 	"tengen/hall/link"
+	"tengen/hall/wire"
 )
 
 const usage = `Usage:
@@ -30,7 +32,9 @@ const usage = `Usage:
       writes the hall's broker set-up into DIR: mosquitto.conf, passwd, acl, credentials (0600),
       tengen-hall-broker.service; start the broker with  mosquitto -c DIR/mosquitto.conf
   hall serve [--hall NAME] [--broker mqtt://127.0.0.1:1883] --credentials DIR/credentials [--listen :8080]
-      the hall dashboard: every table at http://THIS-MACHINE:8080/
+             [--gotha TOURNAMENT.xml --round N]
+      the hall dashboard: every table at http://THIS-MACHINE:8080/; with an OpenGotha file, round N's
+      pairings are published to the tables and the results page exports OpenGotha XML and EGF results
 `
 
 func main() {
@@ -120,6 +124,8 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	broker := fs.String("broker", "mqtt://127.0.0.1:1883", "the hall's broker")
 	credsPath := fs.String("credentials", "", "the hall's credentials file (`hall init` wrote it): the director's line logs in to the broker and the web page")
 	listen := fs.String("listen", ":8080", "the web page's address")
+	gothaPath := fs.String("gotha", "", "an OpenGotha tournament file: its round --round is published to the tables and its results exported")
+	round := fs.Int("round", 0, "with --gotha: the round the hall plays")
 	if _, err := parseInterspersed(fs, args); err != nil {
 		return exitError{2}
 	}
@@ -133,11 +139,29 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	log := slog.New(slog.NewTextHandler(stderr, nil))
 	store := dashboard.NewStore(*hall)
-	srv, err := dashboard.NewServer(store, dashboard.Options{DirectorPassword: pw, Logger: log})
+	so := dashboard.Options{DirectorPassword: pw, Logger: log}
+	var assign []wire.Assignment
+	if *gothaPath != "" {
+		data, err := os.ReadFile(*gothaPath)
+		if err != nil {
+			return err
+		}
+		t, err := gotha.Parse(data)
+		if err != nil {
+			return fmt.Errorf("%s: %w", *gothaPath, err)
+		}
+		if *round < 1 || *round > t.Rounds {
+			return fmt.Errorf("--round %d: the tournament has rounds 1 to %d", *round, t.Rounds)
+		}
+		so.Tournament, so.TournamentXML, so.Round = t, data, *round
+		assign = t.Assignments(*round)
+		fmt.Fprintf(stdout, "%s, round %d: %d tables assigned\n", t.Name, *round, len(assign))
+	}
+	srv, err := dashboard.NewServer(store, so)
 	if err != nil {
 		return err
 	}
-	followed, err := dashboard.Follow(ctx, store, link.Options{URL: *broker, User: brokerconf.DirectorUser, Password: pw, Logger: log}, nil)
+	followed, err := dashboard.Follow(ctx, store, link.Options{URL: *broker, User: brokerconf.DirectorUser, Password: pw, Logger: log}, nil, assign...)
 	if err != nil {
 		return err
 	}

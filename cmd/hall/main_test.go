@@ -3,9 +3,11 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -13,7 +15,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/eclipse/paho.golang/paho"
+
 	"tengen/hall/brokerconf"
+	"tengen/hall/wire"
 	"tengen/internal/halltest"
 )
 
@@ -78,5 +83,94 @@ func TestServe(t *testing.T) {
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("hall serve did not stop with its context")
+	}
+}
+
+// TestServeWithGotha: `hall serve --gotha FILE --round 2` publishes round 2's pairings, table 1
+// reads its own (and only its own), and the result table 1 reports comes out in the OpenGotha XML
+// and the EGF results.
+func TestServeWithGotha(t *testing.T) {
+	b := halltest.Start(t, 3)
+	port := halltest.FreePort(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan error, 1)
+	var out bytes.Buffer
+	go func() {
+		done <- run(ctx, []string{"serve", "--hall", halltest.Hall, "--broker", b.URL(), "--credentials",
+			filepath.Join(b.Dir, brokerconf.CredentialsFile), "--listen", fmt.Sprintf("127.0.0.1:%d", port),
+			"--gotha", filepath.Join("..", "..", "hall", "gotha", "testdata", "tournament.xml"), "--round", "2"}, &out, io.Discard)
+	}()
+	tctx, tcancel := context.WithTimeout(ctx, 30*time.Second)
+	defer tcancel()
+	conn, err := net.Dial("tcp", fmt.Sprintf("127.0.0.1:%d", b.Port))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := make(chan *paho.Publish, 8)
+	c := paho.NewClient(paho.ClientConfig{Conn: conn, OnPublishReceived: []func(paho.PublishReceived) (bool, error){
+		func(pr paho.PublishReceived) (bool, error) { got <- pr.Packet; return true, nil }}})
+	if _, err := c.Connect(tctx, &paho.Connect{ClientID: "t1", CleanStart: true, KeepAlive: 30, Username: "table-1", UsernameFlag: true,
+		Password: []byte(b.Creds["table-1"]), PasswordFlag: true}); err != nil {
+		t.Fatal(err)
+	}
+	defer c.Disconnect(&paho.Disconnect{})
+	if _, err := c.Subscribe(tctx, &paho.Subscribe{Subscriptions: []paho.SubscribeOptions{
+		{Topic: wire.AssignTopic(halltest.Hall, 1), QoS: 1}, {Topic: wire.AssignTopic(halltest.Hall, 2), QoS: 1}}}); err != nil {
+		t.Fatal(err)
+	}
+	var a wire.Assignment
+	select {
+	case p := <-got:
+		if p.Topic != wire.AssignTopic(halltest.Hall, 1) {
+			t.Fatalf("table 1 got %s", p.Topic)
+		}
+		if a, err = wire.ParseAssignment(p.Payload); err != nil {
+			t.Fatal(err)
+		}
+	case <-tctx.Done():
+		t.Fatal("table 1 got no assignment")
+	}
+	if a.Round != 2 || a.Black.Name != "Olga Ivanova" || a.White.Name != "Anna Nowak" || a.Komi != 6.5 || a.TimeControl != "60m+15/300s" {
+		t.Fatalf("assignment %+v", a)
+	}
+	select {
+	case p := <-got:
+		t.Fatalf("table 1 also got %s", p.Topic)
+	case <-time.After(300 * time.Millisecond):
+	}
+	st, _ := json.Marshal(wire.State{Hall: halltest.Hall, Table: 1, Game: "g", Seq: 9, Round: "2", Size: 19, Result: "W+12.5"})
+	if _, err := c.Publish(tctx, &paho.Publish{Topic: wire.TableTopic(halltest.Hall, 1, wire.KindState), QoS: 1, Retain: true, Payload: st}); err != nil {
+		t.Fatal(err)
+	}
+	base := fmt.Sprintf("http://127.0.0.1:%d", port)
+	var xmlOut string
+	for deadline := time.Now().Add(10 * time.Second); ; {
+		r, err := http.Get(base + "/export/opengotha.xml")
+		if err == nil {
+			body, _ := io.ReadAll(r.Body)
+			r.Body.Close()
+			xmlOut = string(body)
+			if strings.Contains(xmlOut, `result="RESULT_WHITEWINS" roundNumber="2" tableNumber="1"`) {
+				break
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("table 1's result is not in the OpenGotha export:\n%s", xmlOut)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	r, err := http.Get(base + "/export/egf.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	egf, _ := io.ReadAll(r.Body)
+	r.Body.Close()
+	if !strings.Contains(string(egf), "1 Nowak Anna 3d PL Krak 4+/w0 2+/w0\n") {
+		t.Fatalf("EGF results:\n%s", egf)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
 	}
 }

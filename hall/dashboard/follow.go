@@ -2,6 +2,7 @@ package dashboard
 
 import (
 	"context"
+	"encoding/json"
 	"log/slog"
 	"time"
 
@@ -14,9 +15,10 @@ import (
 
 // Follow subscribes the store to its hall's tables on the broker (QoS 1, a session the broker
 // keeps for a day, so that what is published while the dashboard is away reaches it later) and
-// feeds it every message until ctx ends. It returns once the connection manager is started; the
-// returned channel is closed when it has stopped.
-func Follow(ctx context.Context, s *Store, o link.Options, onError func(error)) (<-chan struct{}, error) {
+// feeds it every message until ctx ends. At each connection it also publishes the assignments
+// given (retained, each on its table's assignment topic). It returns once the connection manager
+// is started; the returned channel is closed when it has stopped.
+func Follow(ctx context.Context, s *Store, o link.Options, onError func(error), assign ...wire.Assignment) (<-chan struct{}, error) {
 	log := o.Logger
 	if log == nil {
 		log = slog.Default()
@@ -40,6 +42,15 @@ func Follow(ctx context.Context, s *Store, o link.Options, onError func(error)) 
 			defer cancel()
 			if _, err := cm.Subscribe(sctx, &paho.Subscribe{Subscriptions: []paho.SubscribeOptions{{Topic: wire.AllTables(s.Hall()), QoS: 1}}}); err != nil {
 				log.Warn("hall subscription", "err", err)
+			}
+			for _, a := range assign {
+				b, err := json.Marshal(a)
+				if err != nil {
+					continue
+				}
+				if _, err := cm.Publish(sctx, &paho.Publish{Topic: wire.AssignTopic(s.Hall(), a.Table), QoS: 1, Retain: true, Payload: b}); err != nil {
+					log.Warn("hall assignment", "table", a.Table, "err", err)
+				}
 			}
 		}()
 	}

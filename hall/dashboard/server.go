@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"tengen/clock"
+	"tengen/hall/gotha"
 )
 
 //go:embed web
@@ -35,6 +36,12 @@ type Options struct {
 	Logger           *slog.Logger
 	// KeepAlive is how often the live stream sends a comment to keep proxies from closing it; 0 = 15s.
 	KeepAlive time.Duration
+	// Tournament, when set, is the OpenGotha tournament (and TournamentXML its file) whose round
+	// Round the hall plays: the results page then offers its results as OpenGotha XML and in the
+	// EGF format.
+	Tournament    *gotha.Tournament
+	TournamentXML []byte
+	Round         int
 }
 
 // Server serves the hall's pages from a Store.
@@ -93,6 +100,8 @@ func NewServer(store *Store, o Options) (*Server, error) {
 	m.HandleFunc("GET /table/{n}/sgf", s.sgf)
 	m.HandleFunc("POST /table/{n}/ack", s.ack)
 	m.HandleFunc("GET /results", s.results)
+	m.HandleFunc("GET /export/opengotha.xml", s.exportGotha)
+	m.HandleFunc("GET /export/egf.txt", s.exportEGF)
 	m.HandleFunc("GET /events", s.events)
 	m.HandleFunc("GET /login", s.loginForm)
 	m.HandleFunc("POST /login", s.login)
@@ -117,11 +126,15 @@ type page struct {
 	Table    *Table
 	Now      time.Time
 	Error    string
+	Round    int // the tournament's round the hall plays (0: no tournament loaded)
 }
 
 func (s *Server) page(r *http.Request) page {
 	tok, ok := s.session(r)
 	p := page{Hall: s.store.Hall(), Director: ok, Now: time.Now()}
+	if s.o.Tournament != nil {
+		p.Round = s.o.Round
+	}
 	if ok {
 		p.CSRF = tok
 	}
@@ -204,6 +217,54 @@ func (s *Server) sgf(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "application/x-go-sgf")
 	w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="%s-table-%d.sgf"`, s.store.Hall(), t.Number))
 	_, _ = w.Write(t.SGF)
+}
+
+// roundResults is the tournament with the results the tables of its round reported.
+func (s *Server) roundResults() (*gotha.Tournament, int) {
+	t := *s.o.Tournament
+	t.Games = append([]gotha.Game(nil), s.o.Tournament.Games...)
+	n := 0
+	round := strconv.Itoa(s.o.Round)
+	for _, tab := range s.store.Tables() {
+		if tab.State.Round != "" && tab.State.Round != round {
+			continue
+		}
+		res, ok := gotha.ResultOf(tab.State.Result)
+		if !ok {
+			continue
+		}
+		if t.SetResult(s.o.Round, tab.Number, res) == nil {
+			n++
+		}
+	}
+	return &t, n
+}
+
+func (s *Server) exportGotha(w http.ResponseWriter, r *http.Request) {
+	if s.o.Tournament == nil {
+		http.Error(w, "no OpenGotha tournament loaded (hall serve --gotha FILE --round N)", http.StatusNotFound)
+		return
+	}
+	t, n := s.roundResults()
+	w.Header().Set("Content-Type", "application/xml; charset=utf-8")
+	w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="%s-round-%d.xml"`, s.store.Hall(), s.o.Round))
+	if err := t.WriteXML(s.o.TournamentXML, w); err != nil {
+		s.log.Warn("OpenGotha export", "err", err)
+	}
+	s.log.Info("OpenGotha results exported", "round", s.o.Round, "results", n)
+}
+
+func (s *Server) exportEGF(w http.ResponseWriter, r *http.Request) {
+	if s.o.Tournament == nil {
+		http.Error(w, "no OpenGotha tournament loaded (hall serve --gotha FILE --round N)", http.StatusNotFound)
+		return
+	}
+	t, _ := s.roundResults()
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="%s-egf.txt"`, s.store.Hall()))
+	if err := t.WriteEGF(w); err != nil {
+		s.log.Warn("EGF export", "err", err)
+	}
 }
 
 // events is the live stream: one "table" event with the table's number at each change.
