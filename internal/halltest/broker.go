@@ -137,6 +137,16 @@ func (b *Broker) Kill() {
 	b.cmd = nil
 }
 
+// PID is the running broker's process id (0 when it is not running).
+func (b *Broker) PID() int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.cmd == nil {
+		return 0
+	}
+	return b.cmd.Process.Pid
+}
+
 // Log is what the broker printed so far.
 func (b *Broker) Log() string {
 	b.mu.Lock()
