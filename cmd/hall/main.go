@@ -16,6 +16,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"time"
 
@@ -28,7 +29,8 @@ import (
 )
 
 const usage = `Usage:
-  hall init DIR [--hall NAME] --tables N [--port 1883] [--bind ADDR] [--data DIR]
+  hall init DIR [--hall NAME] --tables N [--first 1] [--port 1883] [--bind ADDR] [--data DIR]
+            [--bridge-users U1,U2] [--bridge HOST:PORT --bridge-user U --bridge-credentials MAIN/credentials]
       writes the hall's broker set-up into DIR: mosquitto.conf, passwd, acl, credentials (0600),
       tengen-hall-broker.service; start the broker with  mosquitto -c DIR/mosquitto.conf
   hall serve [--hall NAME] [--broker mqtt://127.0.0.1:1883] --credentials DIR/credentials [--listen :8080]
@@ -95,6 +97,11 @@ func runInit(args []string, stdout, stderr io.Writer) error {
 	port := fs.Int("port", brokerconf.DefaultPort, "the broker's LAN port")
 	bind := fs.String("bind", "", "listen on this address only (default: every interface)")
 	data := fs.String("data", "", "persistence directory (default DIR/data)")
+	first := fs.Int("first", 1, "the first table's number (a satellite broker of a big hall serves tables --first to --first+--tables-1)")
+	bridgeUsers := fs.String("bridge-users", "", "on the main broker: comma-separated users for satellite brokers' bridges")
+	bridge := fs.String("bridge", "", "on a satellite broker: the main broker's HOST:PORT to bridge to")
+	bridgeUser := fs.String("bridge-user", "", "with --bridge: the bridge user made on the main broker with --bridge-users")
+	bridgeCreds := fs.String("bridge-credentials", "", "with --bridge: the main broker's credentials file (for the bridge user's password)")
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
 		return exitError{2}
@@ -104,12 +111,27 @@ func runInit(args []string, stdout, stderr io.Writer) error {
 		fs.Usage()
 		return exitError{2}
 	}
-	creds, err := brokerconf.Generate(pos[0], brokerconf.Options{Hall: *hall, Tables: *tables, Port: *port, Bind: *bind, DataDir: *data})
+	o := brokerconf.Options{Hall: *hall, Tables: *tables, First: *first, Port: *port, Bind: *bind, DataDir: *data}
+	if *bridgeUsers != "" {
+		o.BridgeUsers = strings.Split(*bridgeUsers, ",")
+	}
+	if *bridge != "" {
+		if *bridgeUser == "" || *bridgeCreds == "" {
+			fmt.Fprintln(stderr, "hall init: --bridge needs --bridge-user and --bridge-credentials")
+			return exitError{2}
+		}
+		pw, err := brokerconf.ReadPassword(*bridgeCreds, *bridgeUser)
+		if err != nil {
+			return err
+		}
+		o.Bridge = &brokerconf.Bridge{Address: *bridge, User: *bridgeUser, Password: pw}
+	}
+	creds, err := brokerconf.Generate(pos[0], o)
 	if err != nil {
 		return err
 	}
 	dir, _ := filepath.Abs(pos[0])
-	fmt.Fprintf(stdout, "hall %q: %d tables, %d users; credentials in %s (mode 0600)\n", *hall, *tables, len(creds), filepath.Join(dir, brokerconf.CredentialsFile))
+	fmt.Fprintf(stdout, "hall %q: tables %d to %d, %d users; credentials in %s (mode 0600)\n", *hall, o.First, o.First+o.Tables-1, len(creds), filepath.Join(dir, brokerconf.CredentialsFile))
 	fmt.Fprintf(stdout, "start the broker:    mosquitto -c %s\n", filepath.Join(dir, brokerconf.ConfFile))
 	fmt.Fprintf(stdout, "or as a service:     cp %s /etc/systemd/system/ && systemctl enable --now %s\n", filepath.Join(dir, brokerconf.UnitFile), brokerconf.UnitFile)
 	fmt.Fprintf(stdout, "start the dashboard: hall serve --hall %s --broker mqtt://127.0.0.1:%d --credentials %s\n", *hall, *port, filepath.Join(dir, brokerconf.CredentialsFile))

@@ -47,7 +47,8 @@ const DefaultPort = 1883
 // Options is one hall's broker set-up.
 type Options struct {
 	Hall    string // topic level, wire.CheckHall
-	Tables  int    // tables 1..Tables get a user each
+	Tables  int    // tables First..First+Tables-1 get a user each
+	First   int    // the first table's number; 0 = 1
 	Port    int    // the LAN listener's port; 0 = DefaultPort
 	Bind    string // the listener's address; "" = every interface
 	DataDir string // persistence location; "" = DIR/data
@@ -58,6 +59,19 @@ type Options struct {
 	Broker string
 	// Rand is the source of passwords and salts; nil = crypto/rand.
 	Rand io.Reader
+	// BridgeUsers are users for satellite brokers bridged to this one (a big hall): each may
+	// publish every table's topics and read every assignment.
+	BridgeUsers []string
+	// Bridge, on a satellite broker, forwards its tables' messages to the hall's main broker and
+	// brings their assignments back.
+	Bridge *Bridge
+}
+
+// Bridge is a satellite broker's connection to the hall's main broker.
+type Bridge struct {
+	Address  string // host:port of the main broker
+	User     string // one of the main broker's BridgeUsers
+	Password string
 }
 
 // TableUser is the user name of table n.
@@ -73,8 +87,19 @@ func Generate(dir string, o Options) (Credentials, error) {
 	if err := wire.CheckHall(o.Hall); err != nil {
 		return nil, err
 	}
-	if o.Tables < 1 || o.Tables > wire.MaxTable {
-		return nil, fmt.Errorf("brokerconf: %d tables: give 1 to %d", o.Tables, wire.MaxTable)
+	if o.First == 0 {
+		o.First = 1
+	}
+	if o.Tables < 1 || o.First < 1 || o.First+o.Tables-1 > wire.MaxTable {
+		return nil, fmt.Errorf("brokerconf: tables %d to %d: give numbers from 1 to %d", o.First, o.First+o.Tables-1, wire.MaxTable)
+	}
+	for _, u := range o.BridgeUsers {
+		if u == "" || u == DirectorUser || u == ScreenUser || strings.HasPrefix(u, "table-") || strings.ContainsAny(u, ": \t\n") {
+			return nil, fmt.Errorf("brokerconf: bridge user %q: choose another name", u)
+		}
+	}
+	if b := o.Bridge; b != nil && (b.Address == "" || b.User == "" || strings.ContainsAny(b.Address+b.User+b.Password, " \t\n")) {
+		return nil, fmt.Errorf("brokerconf: the bridge needs the main broker's host:port, a bridge user and its password")
 	}
 	if o.Port == 0 {
 		o.Port = DefaultPort
@@ -108,9 +133,10 @@ func Generate(dir string, o Options) (Credentials, error) {
 		return nil, fmt.Errorf("brokerconf: %w", err)
 	}
 	users := []string{DirectorUser, ScreenUser}
-	for n := 1; n <= o.Tables; n++ {
+	for n := o.First; n < o.First+o.Tables; n++ {
 		users = append(users, TableUser(n))
 	}
+	users = append(users, o.BridgeUsers...)
 	creds := Credentials{}
 	var passwd bytes.Buffer
 	for _, u := range users {
@@ -131,7 +157,7 @@ func Generate(dir string, o Options) (Credentials, error) {
 		mode os.FileMode
 	}{
 		{PasswdFile, passwd.Bytes(), 0o600},
-		{ACLFile, []byte(ACL(o.Hall, o.Tables)), 0o600},
+		{ACLFile, []byte(ACL(o.Hall, o.First, o.Tables, o.BridgeUsers...)), 0o600},
 		{CredentialsFile, creds.marshal(o.Hall), 0o600},
 		{ConfFile, []byte(conf(dir, o)), 0o644},
 		{UnitFile, []byte(unit(dir, o)), 0o644},
@@ -208,15 +234,19 @@ func HashLine(user, pw string, r io.Reader) (string, error) {
 }
 
 // ACL is the access list: the director reads everything of the hall and writes assignments; a
-// screen reads the tables; table N writes tengen/HALL/table/N/# and reads its assignment only.
-// Anonymous clients are refused by the configuration before the ACL matters.
-func ACL(hall string, tables int) string {
+// screen reads the tables; table N (from first, tables of them) writes tengen/HALL/table/N/# and
+// reads its assignment only; a satellite broker's bridge user writes every table's topics and
+// reads every assignment. Anonymous clients are refused by the configuration before the ACL matters.
+func ACL(hall string, first, tables int, bridges ...string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Tengen hall %q: written by `hall init`. A client may do only what is listed for its user.\n\n", hall)
 	fmt.Fprintf(&b, "user %s\ntopic read %s/%s/#\ntopic readwrite %s/%s/assign/#\n\n", DirectorUser, wire.Root, hall, wire.Root, hall)
 	fmt.Fprintf(&b, "user %s\ntopic read %s/%s/table/#\n\n", ScreenUser, wire.Root, hall)
-	for n := 1; n <= tables; n++ {
+	for n := first; n < first+tables; n++ {
 		fmt.Fprintf(&b, "user %s\ntopic write %s\ntopic read %s\n\n", TableUser(n), wire.TablePrefix(hall, n), wire.AssignTopic(hall, n))
+	}
+	for _, u := range bridges {
+		fmt.Fprintf(&b, "user %s\ntopic write %s/%s/table/#\ntopic read %s/%s/assign/#\n\n", u, wire.Root, hall, wire.Root, hall)
 	}
 	return b.String()
 }
@@ -226,6 +256,32 @@ func conf(dir string, o Options) string {
 	if o.Bind != "" {
 		listen += " " + o.Bind
 	}
+	return mainConf(dir, o, listen) + bridgeConf(o)
+}
+
+// bridgeConf is a satellite's bridge to the main broker: its tables' topics out, their
+// assignments in, QoS 1, a session the main broker keeps.
+func bridgeConf(o Options) string {
+	b := o.Bridge
+	if b == nil {
+		return ""
+	}
+	return fmt.Sprintf(`
+# The bridge to the hall's main broker: this broker's tables (%[1]d to %[2]d) go out, their
+# assignments come in.
+connection tengen-%[3]s-tables-%[1]d
+address %[4]s
+bridge_protocol_version mqttv50
+remote_username %[5]s
+remote_password %[6]s
+cleansession false
+try_private true
+topic %[7]s/%[3]s/table/# out 1
+topic %[7]s/%[3]s/assign/# in 1
+`, o.First, o.First+o.Tables-1, o.Hall, b.Address, b.User, b.Password, wire.Root)
+}
+
+func mainConf(dir string, o Options, listen string) string {
 	return fmt.Sprintf(`# Mosquitto 2 broker of Tengen hall %[1]q: written by `+"`hall init`"+`.
 # Start it: mosquitto -c %[2]s (or the systemd unit %[3]s beside this file).
 per_listener_settings false

@@ -235,3 +235,67 @@ func FuzzParseCredentials(f *testing.F) {
 		}
 	})
 }
+
+// TestBridgedHall: a big hall's satellite broker (table 2) bridged to the main broker (table 1,
+// the director): table 2's messages reach the director on the main broker, and the assignment the
+// director publishes there reaches table 2 on the satellite; the bridge user may not publish as
+// the director.
+func TestBridgedHall(t *testing.T) {
+	main := halltest.StartWith(t, brokerconf.Options{Tables: 1, BridgeUsers: []string{"bridge-east"}})
+	sat := halltest.StartWith(t, brokerconf.Options{Tables: 1, First: 2, Bridge: &brokerconf.Bridge{
+		Address: fmt.Sprintf("127.0.0.1:%d", main.Port), User: "bridge-east", Password: main.Creds["bridge-east"]}})
+	if _, ok := sat.Creds["table-1"]; ok {
+		t.Fatal("the satellite has a user for table 1")
+	}
+	ctx := halltest.Context(t, 60*time.Second)
+	dir, _, err := connect(ctx, main, brokerconf.DirectorUser, main.Creds[brokerconf.DirectorUser])
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dir.c.Disconnect(&paho.Disconnect{})
+	if _, err := dir.c.Subscribe(ctx, &paho.Subscribe{Subscriptions: []paho.SubscribeOptions{{Topic: wire.AllTables(halltest.Hall), QoS: 1}}}); err != nil {
+		t.Fatal(err)
+	}
+	t2, _, err := connect(ctx, sat, "table-2", sat.Creds["table-2"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer t2.c.Disconnect(&paho.Disconnect{})
+	if _, err := t2.c.Subscribe(ctx, &paho.Subscribe{Subscriptions: []paho.SubscribeOptions{{Topic: wire.AssignTopic(halltest.Hall, 2), QoS: 1}}}); err != nil {
+		t.Fatal(err)
+	}
+	// The bridge connects by itself a moment after the satellite starts: table 2 publishes until
+	// the director has a message from it.
+	topic := wire.TableTopic(halltest.Hall, 2, wire.KindEvents)
+	for got := false; !got; {
+		if _, err := t2.c.Publish(ctx, &paho.Publish{Topic: topic, QoS: 1, Payload: []byte("from the satellite")}); err != nil {
+			t.Fatal(err)
+		}
+		select {
+		case p := <-dir.recv:
+			got = p.Topic == topic && string(p.Payload) == "from the satellite"
+		case <-time.After(500 * time.Millisecond):
+		case <-ctx.Done():
+			t.Fatalf("table 2's message never crossed the bridge:\nmain: %s\nsatellite: %s", main.Log(), sat.Log())
+		}
+	}
+	if _, err := dir.c.Publish(ctx, &paho.Publish{Topic: wire.AssignTopic(halltest.Hall, 2), QoS: 1, Retain: true, Payload: []byte(`{"table":2}`)}); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case p := <-t2.recv:
+		if p.Topic != wire.AssignTopic(halltest.Hall, 2) {
+			t.Fatalf("table 2 got %s", p.Topic)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the assignment did not cross the bridge to table 2")
+	}
+	br, _, err := connect(ctx, main, "bridge-east", main.Creds["bridge-east"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer br.c.Disconnect(&paho.Disconnect{})
+	if resp, err := br.c.Publish(ctx, &paho.Publish{Topic: wire.AssignTopic(halltest.Hall, 1), QoS: 1, Payload: []byte("forged")}); err == nil || resp == nil || resp.ReasonCode != 0x87 {
+		t.Fatalf("the bridge user publishing an assignment: %+v, %v", resp, err)
+	}
+}

@@ -65,6 +65,13 @@ type Broker struct {
 // Start generates a hall of tables tables on a free port and starts Mosquitto with it.
 func Start(tb testing.TB, tables int) *Broker {
 	tb.Helper()
+	return StartWith(tb, brokerconf.Options{Tables: tables})
+}
+
+// StartWith generates the set-up o describes (the hall, port, address and user are the test's)
+// and starts Mosquitto with it.
+func StartWith(tb testing.TB, o brokerconf.Options) *Broker {
+	tb.Helper()
 	prog := Program(tb)
 	dir := tb.TempDir()
 	port := FreePort(tb)
@@ -74,7 +81,8 @@ func Start(tb testing.TB, tables int) *Broker {
 	} else if u, err := user.Current(); err == nil {
 		runAs = u.Username
 	}
-	creds, err := brokerconf.Generate(dir, brokerconf.Options{Hall: Hall, Tables: tables, Port: port, Bind: "127.0.0.1", RunAs: runAs})
+	o.Hall, o.Port, o.Bind, o.RunAs = Hall, port, "127.0.0.1", runAs
+	creds, err := brokerconf.Generate(dir, o)
 	if err != nil {
 		tb.Fatal(err)
 	}
