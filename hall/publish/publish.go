@@ -96,6 +96,7 @@ func Run(ctx context.Context, o Options) error {
 	p.ack = readAcked(o.StateFile)
 	tick := time.NewTicker(o.Poll)
 	defer tick.Stop()
+	lastErr := ""
 	for {
 		select {
 		case <-ctx.Done():
@@ -108,8 +109,16 @@ func Run(ctx context.Context, o Options) error {
 			p.fresh = true // the broker may have lost its retained messages: send them again
 		case <-tick.C:
 		}
-		if err := p.step(ctx); err != nil && ctx.Err() == nil {
-			log.Debug("hall publish", "err", err)
+		err := p.step(ctx)
+		switch {
+		case ctx.Err() != nil:
+		case err != nil && err.Error() != lastErr:
+			// Said once, not at every try: the broker away is retried quietly until it is back.
+			log.Warn("hall publish: will try again", "err", err)
+			lastErr = err.Error()
+		case err == nil && lastErr != "":
+			log.Info("hall publish: the broker has everything again")
+			lastErr = ""
 		}
 	}
 }
