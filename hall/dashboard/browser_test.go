@@ -104,11 +104,13 @@ func TestDashboardInChromium(t *testing.T) {
 	defer cancelA()
 	ctx, cancel := chromedp.NewContext(actx)
 	defer cancel()
-	if err := chromedp.Do(ctx, chromedp.Navigate(h.web.URL+"/"), chromedp.WaitVisible(chromedp.CSS("#t-1"))); err != nil {
+	// Waits are polls in the page: a DevTools node query races with the live updates replacing it.
+	if err := chromedp.Do(ctx, chromedp.Navigate(h.web.URL+"/"), chromedp.Poll[chromedp.Void](`document.querySelector("#t-1 .status") !== null`)); err != nil {
 		t.Fatalf("loading the hall page: %v", err)
 	}
 	movesShown := func() int {
-		text, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS("#t-1 .status")))
+		// Read in one evaluation: the live updates replace the card between two DevTools calls.
+		text, err := chromedp.Run(ctx, chromedp.Evaluate[string](`(() => { const s = document.querySelector("#t-1 .status"); return s ? s.textContent : ""; })()`))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -170,7 +172,7 @@ func TestDashboardInChromium(t *testing.T) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	if err := chromedp.Do(ctx, chromedp.Navigate(h.web.URL+"/table/1"), chromedp.WaitVisible(chromedp.CSS("#table .boardbox svg"))); err != nil {
+	if err := chromedp.Do(ctx, chromedp.Navigate(h.web.URL+"/table/1"), chromedp.Poll[chromedp.Void](`document.querySelector("#table .boardbox svg") !== null`)); err != nil {
 		t.Fatal(err)
 	}
 	stones, err := chromedp.Run(ctx, chromedp.Evaluate[int](`document.querySelectorAll("#table .boardbox circle.stone").length`))
@@ -185,7 +187,7 @@ func TestDashboardInChromium(t *testing.T) {
 	if err != nil || items != 32 {
 		t.Errorf("the move list has %d moves (%v), want 32", items, err)
 	}
-	result, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS("#table .result")))
+	result, err := chromedp.Run(ctx, chromedp.Evaluate[string](`(() => { const r = document.querySelector("#table .result"); return r ? r.textContent : ""; })()`))
 	if err != nil || result != tab.State.Result {
 		t.Errorf("the page's result %q (%v), want %q", result, err, tab.State.Result)
 	}
