@@ -5,6 +5,7 @@ import (
 	"crypto/subtle"
 	"embed"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"html/template"
 	"io/fs"
@@ -99,6 +100,7 @@ func NewServer(store *Store, o Options) (*Server, error) {
 	m.HandleFunc("GET /table/{n}/live", s.tableLive)
 	m.HandleFunc("GET /table/{n}/sgf", s.sgf)
 	m.HandleFunc("POST /table/{n}/ack", s.ack)
+	m.HandleFunc("POST /table/{n}/result", s.setResult)
 	m.HandleFunc("GET /results", s.results)
 	m.HandleFunc("GET /export/opengotha.xml", s.exportGotha)
 	m.HandleFunc("GET /export/egf.txt", s.exportEGF)
@@ -229,7 +231,7 @@ func (s *Server) roundResults() (*gotha.Tournament, int) {
 		if tab.State.Round != "" && tab.State.Round != round {
 			continue
 		}
-		res, ok := gotha.ResultOf(tab.State.Result)
+		res, ok := gotha.ResultOf(tab.Result())
 		if !ok {
 			continue
 		}
@@ -368,15 +370,47 @@ func (s *Server) session(r *http.Request) (string, bool) {
 	return c.Value, true
 }
 
-// ack acknowledges an alert: the director only, with the session's token in the form.
-func (s *Server) ack(w http.ResponseWriter, r *http.Request) {
+// director checks that a form comes from the logged-in director (the session's token in it);
+// otherwise it answers 403 and returns false.
+func (s *Server) director(w http.ResponseWriter, r *http.Request) bool {
 	tok, ok := s.session(r)
 	if !ok {
-		http.Error(w, "log in as the director to acknowledge alerts", http.StatusForbidden)
-		return
+		http.Error(w, "log in as the director for this", http.StatusForbidden)
+		return false
 	}
 	if subtle.ConstantTimeCompare([]byte(r.PostFormValue("csrf")), []byte(tok)) != 1 {
 		http.Error(w, "stale form: reload the page", http.StatusForbidden)
+		return false
+	}
+	return true
+}
+
+// setResult records the director's result for a table's game.
+func (s *Server) setResult(w http.ResponseWriter, r *http.Request) {
+	if !s.director(w, r) {
+		return
+	}
+	n, err := strconv.Atoi(r.PathValue("n"))
+	if err != nil {
+		http.NotFound(w, r)
+		return
+	}
+	res := strings.TrimSpace(r.PostFormValue("result"))
+	if err := s.store.SetResult(n, res); err != nil {
+		status := http.StatusNotFound
+		if errors.Is(err, ErrBadResult) {
+			status = http.StatusBadRequest
+		}
+		http.Error(w, err.Error(), status)
+		return
+	}
+	s.log.Info("dashboard: the director set a result", "table", n, "result", res)
+	http.Redirect(w, r, "/table/"+strconv.Itoa(n), http.StatusSeeOther)
+}
+
+// ack acknowledges an alert: the director only, with the session's token in the form.
+func (s *Server) ack(w http.ResponseWriter, r *http.Request) {
+	if !s.director(w, r) {
 		return
 	}
 	n, err := strconv.Atoi(r.PathValue("n"))

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"html"
 	"io"
 	"net/http"
 	"net/http/cookiejar"
@@ -180,5 +181,58 @@ func TestBoardSVG(t *testing.T) {
 	}
 	if bad := string(boardSVG(9, "X", "", false)); !strings.Contains(bad, "no board yet") {
 		t.Error("a short position is drawn")
+	}
+}
+
+// TestDirectorSetsAResult: a visitor cannot, a result the dashboard does not know is refused, the
+// director's result shows on the pages over the table's and can be taken back.
+func TestDirectorSetsAResult(t *testing.T) {
+	_, web := fedServer(t)
+	jar, _ := cookiejar.New(nil)
+	c := &http.Client{Jar: jar}
+	post := func(path string, form url.Values) int {
+		r, err := c.PostForm(web.URL+path, form)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.Body.Close()
+		return r.StatusCode
+	}
+	if code := post("/table/3/result", url.Values{"result": {"W+R"}}); code != http.StatusForbidden {
+		t.Fatalf("a visitor's result: status %d", code)
+	}
+	if code := post("/login", url.Values{"password": {"secret"}}); code != http.StatusOK {
+		t.Fatalf("logging in: status %d", code)
+	}
+	_, page := get(t, c, web.URL+"/table/3")
+	i := strings.Index(page, `name="csrf" value="`)
+	if i < 0 || !strings.Contains(page, "Set the result") {
+		t.Fatal("the director's page has no result form")
+	}
+	csrf := page[i+len(`name="csrf" value="`):]
+	csrf = csrf[:strings.IndexByte(csrf, '"')]
+	for _, bad := range []string{"W+", "B+3.7", "white wins", "B+R<script>"} {
+		if code := post("/table/3/result", url.Values{"result": {bad}, "csrf": {csrf}}); code != http.StatusBadRequest {
+			t.Errorf("result %q: status %d, want 400", bad, code)
+		}
+	}
+	if code := post("/table/9/result", url.Values{"result": {"B+R"}, "csrf": {csrf}}); code != http.StatusNotFound {
+		t.Errorf("a result for no table: status %d", code)
+	}
+	if code := post("/table/3/result", url.Values{"result": {"W+T"}, "csrf": {csrf}}); code != http.StatusOK {
+		t.Fatalf("setting W+T: status %d", code)
+	}
+	// html/template writes "+" as &#43;: the checks read the pages unescaped.
+	if _, page := get(t, web.Client(), web.URL+"/results"); !strings.Contains(html.UnescapeString(page), "<b>W+T</b> (director)") {
+		t.Fatalf("the results page does not show the director's result:\n%s", page)
+	}
+	if _, page := get(t, web.Client(), web.URL+"/"); !strings.Contains(html.UnescapeString(page), `<b class="result">W+T</b>`) {
+		t.Fatal("the card does not show the director's result")
+	}
+	if code := post("/table/3/result", url.Values{"result": {""}, "csrf": {csrf}}); code != http.StatusOK {
+		t.Fatalf("taking the result back: status %d", code)
+	}
+	if _, page := get(t, web.Client(), web.URL+"/results"); strings.Contains(html.UnescapeString(page), "W+T") || !strings.Contains(page, "playing") {
+		t.Fatal("the result taken back still shows")
 	}
 }

@@ -6,7 +6,9 @@
 package dashboard
 
 import (
+	"errors"
 	"fmt"
+	"regexp"
 	"slices"
 	"sort"
 	"sync"
@@ -35,8 +37,42 @@ type Table struct {
 	Updated   time.Time
 	// Acked holds the alerts the director acknowledged (by AlertKey).
 	Acked map[string]bool
+	// DirectorResult is a result the director set on the dashboard for this game; it stands over
+	// the table's own.
+	DirectorResult string
 	// eventMoves are the moves of events newer than the state, by sequence number.
 	eventMoves map[uint64][]string
+}
+
+// Result is the game's result: the director's when set, else the table's ("" while it plays).
+func (t *Table) Result() string {
+	if t.DirectorResult != "" {
+		return t.DirectorResult
+	}
+	return t.State.Result
+}
+
+// resultRe is what a director may set: a win by points, resignation, time or forfeit, a jigo
+// ("0") or a void game.
+var resultRe = regexp.MustCompile(`^([BW]\+([RTF]|[0-9]{1,3}(\.5)?)|0|Void)$`)
+
+// ErrBadResult is returned by SetResult for a result it does not take.
+var ErrBadResult = errors.New("dashboard: a result is B+R, W+T, B+F, W+3.5, 0 (jigo) or Void")
+
+// SetResult records the director's result for table n's game ("" takes it back).
+func (s *Store) SetResult(n int, result string) error {
+	if result != "" && !resultRe.MatchString(result) {
+		return fmt.Errorf("%w: not %q", ErrBadResult, result)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	t, ok := s.tables[n]
+	if !ok {
+		return fmt.Errorf("dashboard: no table %d", n)
+	}
+	t.DirectorResult = result
+	s.notify(n)
+	return nil
 }
 
 // AlertKey names one alert for acknowledging it.
@@ -156,6 +192,7 @@ func (t *Table) newGame() {
 	t.State, t.Moves, t.LastSeq, t.Events, t.Dups, t.Gaps = wire.State{}, nil, 0, 0, 0, 0
 	t.Clock, t.Last, t.SGF = nil, nil, nil
 	t.Acked = map[string]bool{}
+	t.DirectorResult = ""
 	t.eventMoves = map[uint64][]string{}
 }
 
