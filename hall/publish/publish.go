@@ -32,6 +32,9 @@ import (
 // StateFileName is the acknowledged-sequence file written in the journal directory.
 const StateFileName = "hall-published.json"
 
+// AssignmentFileName is where the table's latest assignment is kept, in the journal directory.
+const AssignmentFileName = "hall-assignment.json"
+
 // Options configures a publisher.
 type Options struct {
 	Hall       string
@@ -46,7 +49,11 @@ type Options struct {
 	Poll time.Duration
 	// OnError gets the connection's errors (a refused password: a *link.RefusedError).
 	OnError func(error)
-	Logger  *slog.Logger
+	// OnAssignment gets the table's assignment (players, colours, handicap, komi, time control)
+	// each time the director publishes one, and at each connection while one is retained. It is
+	// also kept in AssignmentFileName beside the journal.
+	OnAssignment func(wire.Assignment)
+	Logger       *slog.Logger
 }
 
 // acked is the state file's content.
@@ -81,12 +88,38 @@ func Run(ctx context.Context, o Options) error {
 		log = slog.Default()
 	}
 	up := make(chan struct{}, 1)
+	assignTopic := wire.AssignTopic(o.Hall, o.Table)
 	cm, err := link.Dial(ctx, link.Options{URL: o.URL, ClientID: "tengen-" + o.Hall + "-table-" + strconv.Itoa(o.Table),
 		User: o.User, Password: o.Password, SessionExpiry: time.Hour, Logger: log,
-		OnUp: func(*autopaho.ConnectionManager) {
+		OnUp: func(cm *autopaho.ConnectionManager) {
 			select {
 			case up <- struct{}{}:
 			default:
+			}
+			go func() {
+				sctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+				defer cancel()
+				if _, err := cm.Subscribe(sctx, &paho.Subscribe{Subscriptions: []paho.SubscribeOptions{{Topic: assignTopic, QoS: 1}}}); err != nil {
+					log.Warn("hall: subscribing to the table's assignment", "err", err)
+				}
+			}()
+		},
+		OnReceive: func(topic string, payload []byte) {
+			if topic != assignTopic {
+				return
+			}
+			a, err := wire.ParseAssignment(payload)
+			if err != nil || a.Table != o.Table {
+				log.Warn("hall: an assignment the table cannot use", "err", err, "table", a.Table)
+				return
+			}
+			log.Info("hall assignment", "round", a.Round, "table", a.Table, "black", a.Black.Name, "white", a.White.Name,
+				"handicap", a.Handicap, "komi", a.Komi, "time", a.TimeControl)
+			if err := referee.WriteFileAtomic(filepath.Join(o.JournalDir, AssignmentFileName), payload, false); err != nil {
+				log.Warn("hall: keeping the assignment", "err", err)
+			}
+			if o.OnAssignment != nil {
+				o.OnAssignment(a)
 			}
 		}}, o.OnError)
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -12,10 +13,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/eclipse/paho.golang/paho"
+
 	"tengen/hall/brokerconf"
 	"tengen/hall/dashboard"
 	"tengen/hall/link"
 	"tengen/hall/publish"
+	"tengen/hall/wire"
 	"tengen/internal/halltest"
 	"tengen/referee"
 )
@@ -182,5 +186,52 @@ func TestWrongPasswordIsSaid(t *testing.T) {
 		}
 	case <-time.After(15 * time.Second):
 		t.Fatal("no error for a wrong password")
+	}
+}
+
+// TestAssignmentReachesTheTable: the assignment the director publishes for table 1 reaches table
+// 1's publisher (and is kept beside its journal); table 2's does not.
+func TestAssignmentReachesTheTable(t *testing.T) {
+	b := halltest.Start(t, 2)
+	got := make(chan wire.Assignment, 4)
+	dir := t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		done <- publish.Run(ctx, publish.Options{Hall: halltest.Hall, Table: 1, JournalDir: dir, URL: b.URL(),
+			User: "table-1", Password: b.Creds["table-1"], OnAssignment: func(a wire.Assignment) { got <- a }})
+	}()
+	defer func() { cancel(); <-done }()
+	actx, acancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer acancel()
+	cm, err := link.Dial(actx, link.Options{URL: b.URL(), ClientID: "director-assign", User: brokerconf.DirectorUser, Password: b.Creds[brokerconf.DirectorUser]}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cm.AwaitConnection(actx); err != nil {
+		t.Fatal(err)
+	}
+	for n := 2; n >= 1; n-- {
+		a, _ := json.Marshal(wire.Assignment{Round: 3, Table: n, Black: wire.Player{Name: fmt.Sprintf("Black %d", n)}, White: wire.Player{Name: "W"}, Komi: 6.5})
+		if _, err := cm.Publish(actx, &paho.Publish{Topic: wire.AssignTopic(halltest.Hall, n), QoS: 1, Retain: true, Payload: a}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	select {
+	case a := <-got:
+		if a.Table != 1 || a.Black.Name != "Black 1" || a.Round != 3 {
+			t.Fatalf("table 1 got %+v", a)
+		}
+	case <-actx.Done():
+		t.Fatal("table 1 got no assignment")
+	}
+	select {
+	case a := <-got:
+		t.Fatalf("table 1 got another assignment: %+v", a)
+	case <-time.After(500 * time.Millisecond):
+	}
+	kept, err := os.ReadFile(filepath.Join(dir, publish.AssignmentFileName))
+	if err != nil || !strings.Contains(string(kept), `"Black 1"`) {
+		t.Fatalf("assignment kept beside the journal: %q, %v", kept, err)
 	}
 }
