@@ -496,7 +496,7 @@ func (k *kiosk) setupDefaults() referee.Setup {
 	if k.cfg.Table > 0 {
 		s.Table = strconv.Itoa(k.cfg.Table)
 	}
-	return s
+	return hallSetup(k.cfg, s, k.log)
 }
 
 func (k *kiosk) logErr(what string, err error) {

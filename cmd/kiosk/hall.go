@@ -9,6 +9,7 @@ import (
 	"tengen/hall/brokerconf"
 	"tengen/hall/link"
 	"tengen/hall/publish"
+	"tengen/referee"
 )
 
 // startHall starts the table's hall publisher when the configuration names a broker ([hall] url):
@@ -43,4 +44,18 @@ func checkHallLogin(ctx context.Context, cfg config.Config) error {
 		return err
 	}
 	return link.Check(ctx, link.Options{URL: cfg.Hall.URL, ClientID: "tengen-doctor-" + cfg.HallUser(), User: cfg.HallUser(), Password: pw})
+}
+
+// hallSetup puts the table's hall assignment (kept beside the journal by the publisher) over the
+// set-up screen's defaults, when the table is in a hall and has one.
+func hallSetup(cfg config.Config, s referee.Setup, log *slog.Logger) referee.Setup {
+	if cfg.Hall.URL == "" {
+		return s
+	}
+	a, ok := publish.ReadAssignment(cfg.Paths.JournalDir)
+	if !ok || a.Table != cfg.HallTable() {
+		return s
+	}
+	log.Info("the set-up offers the hall's assignment", "round", a.Round, "black", a.Black.Name, "white", a.White.Name)
+	return publish.SetupOf(a, s)
 }

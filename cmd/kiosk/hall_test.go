@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"log/slog"
 	"os"
@@ -16,6 +17,8 @@ import (
 	"tengen/hall/brokerconf"
 	"tengen/hall/dashboard"
 	"tengen/hall/link"
+	"tengen/hall/publish"
+	"tengen/hall/wire"
 	"tengen/internal/halltest"
 )
 
@@ -99,5 +102,39 @@ func TestDoctorHallLogin(t *testing.T) {
 	b.Kill()
 	if err := checkHallLogin(ctx, hallConfig(t, b, 1, "x")); err == nil || !strings.Contains(err.Error(), "cannot be reached") {
 		t.Fatalf("no broker: %v", err)
+	}
+}
+
+// TestSetupOffersTheAssignment: the set-up screen's defaults carry the hall's assignment kept
+// beside the journal, only when the table is in a hall and the assignment is its own.
+func TestSetupOffersTheAssignment(t *testing.T) {
+	b := halltest.Start(t, 1)
+	cfg := hallConfig(t, b, 1, "x")
+	if err := os.MkdirAll(cfg.Paths.JournalDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	log := slog.New(slog.DiscardHandler)
+	k := &kiosk{cfg: cfg, log: log}
+	if s := k.setupDefaults(); s.Black.Name != "" {
+		t.Fatalf("players without an assignment: %+v", s)
+	}
+	write := func(a wire.Assignment) {
+		data, _ := json.Marshal(a)
+		if err := os.WriteFile(filepath.Join(cfg.Paths.JournalDir, publish.AssignmentFileName), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(wire.Assignment{Round: 4, Table: 2, Black: wire.Player{Name: "Other"}})
+	if s := k.setupDefaults(); s.Black.Name != "" {
+		t.Fatalf("another table's assignment was offered: %+v", s)
+	}
+	write(wire.Assignment{Round: 4, Table: 1, Black: wire.Player{Name: "Olga Ivanova", Rank: "3k"}, White: wire.Player{Name: "Anna Nowak", Rank: "3d"}, Komi: 6.5, TimeControl: "60m+15/300s"})
+	s := k.setupDefaults()
+	if s.Black.Name != "Olga Ivanova" || s.White.Rank != "3d" || s.Round != "4" || s.Table != "1" || s.TimeControl != "60m+15/300s" || s.Komi == nil || *s.Komi != 6.5 {
+		t.Fatalf("set-up %+v", s)
+	}
+	k.cfg.Hall.URL = ""
+	if s := k.setupDefaults(); s.Black.Name != "" {
+		t.Fatalf("a table out of the hall offered the assignment: %+v", s)
 	}
 }
