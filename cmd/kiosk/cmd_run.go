@@ -403,6 +403,7 @@ func (k *kiosk) run(parent context.Context) error {
 			return fmt.Errorf("demo set-up: %w", err)
 		}
 	}
+	startHall(ctx, &wg, k.cfg, k.log) // off unless kiosk.toml names the hall's broker
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
@@ -495,7 +496,7 @@ func (k *kiosk) setupDefaults() referee.Setup {
 	if k.cfg.Table > 0 {
 		s.Table = strconv.Itoa(k.cfg.Table)
 	}
-	return s
+	return hallSetup(k.cfg, s, k.log)
 }
 
 func (k *kiosk) logErr(what string, err error) {
