@@ -432,6 +432,7 @@ func (t *core) setBanner(v Verdict) {
 	if len(t.history) > HistoryLen {
 		t.history = slices.Clone(t.history[len(t.history)-HistoryLen:])
 	}
+	t.noteRuling(v)
 	t.emit(Said{Verdict: v})
 }
 
@@ -459,6 +460,7 @@ func (t *Table) State() State {
 		QueuedPresses:   len(t.queue),
 		Banner:          t.banner,
 		History:         slices.Clone(t.history),
+		Rulings:         slices.Clone(t.rulings),
 		ProposalPending: t.propBusy,
 		FromProposal:    t.fromProp,
 		Result:          t.result,
@@ -628,7 +630,7 @@ func (t *Table) NewGame(at time.Time) error {
 	t.propGen++
 	t.confirm = [3]bool{}
 	t.score, t.result, t.gamePath, t.recovery = nil, "", "", ""
-	t.history = nil
+	t.history, t.rulings = nil, nil
 	says := []Phrase{phrase("The last game is filed. Set up the next game.")}
 	t.banner = Verdict{Kind: VerdictInfo, At: at, Says: says, Message: sentences(says)}
 	t.bump()
