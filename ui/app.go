@@ -25,6 +25,7 @@ const (
 	ScreenCamera
 	ScreenDirector
 	ScreenLanguage
+	ScreenRulings // the game's rulings
 )
 
 // Handlers connect the screens to the referee and the hardware. Nil handlers disable what they do.
@@ -57,6 +58,7 @@ type App struct {
 	setup    *SetupScreen
 	camera   *CameraScreen
 	director *DirectorScreen
+	rulings  *RulingsScreen
 	setupKB  fyne.CanvasObject // the set-up screen with its on-screen keyboard
 	dirKB    fyne.CanvasObject // the director's panel with its on-screen keyboard
 	shown    fyne.CanvasObject
@@ -80,7 +82,9 @@ func NewApp(win fyne.Window, h Handlers) *App {
 
 // build makes every screen (again, after a language change).
 func (a *App) build() {
-	a.table = NewTableScreen(func() { a.Show(ScreenMenu) })
+	a.table = NewTableScreen(func() { a.Show(ScreenMenu) }, func() { a.Show(ScreenRulings) })
+	a.rulings = NewRulingsScreen(func() { a.Show(ScreenGame) })
+	a.rulings.SetState(a.st)
 	a.count = NewCountScreen(CountHandlers{
 		ToggleDead: func(p engine.Point) {
 			if a.h.ToggleDead != nil {
@@ -145,6 +149,9 @@ func (a *App) Screen() Screen { return a.screen }
 // Current returns the visible screen's root object (for tests).
 func (a *App) Current() fyne.CanvasObject { return a.shown }
 
+// Rulings returns the rulings list.
+func (a *App) Rulings() *RulingsScreen { return a.rulings }
+
 // Table returns the table screen.
 func (a *App) Table() *TableScreen { return a.table }
 
@@ -197,6 +204,7 @@ func (a *App) Update(st referee.State, cond Conditions) {
 	phaseChanged := st.Phase != a.st.Phase
 	a.st, a.cond = st, cond
 	a.table.SetView(TableViewOf(st, cond))
+	a.rulings.SetState(st)
 	if st.Phase == referee.PhaseMarking || st.Phase == referee.PhaseEnded {
 		a.count.SetView(CountViewOf(st))
 	}
@@ -232,6 +240,8 @@ func (a *App) show() {
 		c = a.dirKB
 	case ScreenLanguage:
 		c = a.languages()
+	case ScreenRulings:
+		c = a.rulings.Content()
 	default:
 		c = a.gameScreen()
 	}
@@ -252,6 +262,7 @@ func (a *App) menu() fyne.CanvasObject {
 		item(tr("Camera and board"), theme.VisibilityIcon(), ScreenCamera),
 		item(tr("Director"), theme.AccountIcon(), ScreenDirector),
 		item(tr("Language"), theme.SettingsIcon(), ScreenLanguage),
+		item(tr("Rulings"), theme.ListIcon(), ScreenRulings),
 	))
 }
 

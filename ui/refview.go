@@ -263,7 +263,10 @@ func rulesName(preset string) string {
 
 // TableViewOf builds the table screen's view from the referee's state.
 func TableViewOf(st referee.State, cond Conditions) TableView {
+	ruling, id, _ := rulingOnTable(st)
 	return TableView{
+		Ruling:     ruling,
+		RulingID:   id,
 		Board:      boardView(st),
 		MoveNumber: st.MoveNumber,
 		Black:      sideView(st, engine.Black),

@@ -64,7 +64,7 @@ func (tb *textBlock) set(s string, pos fyne.Position, sz fyne.Size, maxSize floa
 		if float32(len(lines))*size*1.3 <= sz.Height {
 			break
 		}
-		size *= 0.9
+		size *= 0.95
 	}
 	for len(tb.lines) < len(lines) {
 		tb.lines = append(tb.lines, canvas.NewText("", tb.col))

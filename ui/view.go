@@ -81,6 +81,10 @@ type TableView struct {
 	White      SideView
 	Banner     BannerView
 	Status     string // a quiet status line (rules, komi), already translated
+	// Ruling is the game's latest ruling in large type (Kind BannerNone: none to show), shown until
+	// the next move or a tap; RulingID names it, so that a tap closes this one only.
+	Ruling   BannerView
+	RulingID string
 }
 
 // CountView is everything the counting screen shows.
