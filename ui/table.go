@@ -155,12 +155,18 @@ func (l *tableLayout) Layout(_ []fyne.CanvasObject, sz fyne.Size) {
 		rowH = min(midH, 64)
 	}
 	rowH = max(rowH, min(midH, 44)) // a button a finger can hit
-	btnW := min(panel.Width*0.3, 190)
-	t.menu.Move(fyne.NewPos(panelPos.X+panel.Width-btnW, midY))
-	t.menu.Resize(fyne.NewSize(btnW, rowH))
-	t.rulings.Move(fyne.NewPos(panelPos.X+panel.Width-2*btnW-pad, midY))
-	t.rulings.Resize(fyne.NewSize(btnW, rowH))
-	moveW := panel.Width - 2*btnW - 2*pad
+	// The rulings and menu buttons at their natural widths; the menu's label goes (its icon is
+	// the usual one) when the move number would be left too little room.
+	l.menuLabel(tr("Menu"))
+	if panel.Width-t.rulings.MinSize().Width-t.menu.MinSize().Width-2*pad < panel.Width*0.3 {
+		l.menuLabel("")
+	}
+	rulW, menuW := t.rulings.MinSize().Width, t.menu.MinSize().Width
+	t.menu.Move(fyne.NewPos(panelPos.X+panel.Width-menuW, midY))
+	t.menu.Resize(fyne.NewSize(menuW, rowH))
+	t.rulings.Move(fyne.NewPos(panelPos.X+panel.Width-menuW-pad-rulW, midY))
+	t.rulings.Resize(fyne.NewSize(rulW, rowH))
+	moveW := panel.Width - rulW - menuW - 2*pad - 4
 	t.move.TextSize = fitSize(t.move.Text, rowH*0.6, moveW, t.move.TextStyle)
 	t.move.Move(fyne.NewPos(panelPos.X+4, midY+(rowH-t.move.TextSize*1.3)/2))
 	t.move.Resize(fyne.NewSize(moveW, t.move.TextSize*1.3))
@@ -184,4 +190,11 @@ func (l *tableLayout) Layout(_ []fyne.CanvasObject, sz fyne.Size) {
 	}
 	t.Banner.Move(fyne.NewPos(panelPos.X, bannerY))
 	t.Banner.Resize(fyne.NewSize(panel.Width, bannerH))
+}
+
+// menuLabel sets the menu button's label ("" for its icon alone).
+func (l *tableLayout) menuLabel(s string) {
+	if l.t.menu.Text != s {
+		l.t.menu.SetText(s)
+	}
 }
