@@ -111,7 +111,7 @@ type geometry struct {
 }
 
 // coordBand is the width of the coordinates' band on each side of the grid, in line spacings.
-const coordBand = 0.6
+const coordBand = 0.5
 
 // boardGeometry is the geometry of a whole n x n board in a widget of size sz.
 func boardGeometry(sz fyne.Size, n int) geometry { return windowGeometry(sz, engine.Point{}, n) }
@@ -369,14 +369,14 @@ func (r *boardRenderer) Layout(sz fyne.Size) {
 	// goes on beyond a zoomed window.
 	lo := func(first int) float32 {
 		if first > 0 {
-			return -0.5 * g.step
+			return -0.35 * g.step
 		}
 		return 0
 	}
 	hi := func(first int) float32 {
 		end := g.step * float32(k-1)
 		if first+k < n {
-			end += 0.5 * g.step
+			end += 0.35 * g.step
 		}
 		return end
 	}
@@ -390,8 +390,8 @@ func (r *boardRenderer) Layout(sz fyne.Size) {
 		v.Position1 = fyne.NewPos(first.X+off, first.Y+lo(from.Y))
 		v.Position2 = fyne.NewPos(first.X+off, first.Y+hi(from.Y))
 	}
-	// The coordinates, centred in the band around the grid.
-	cs := g.step * 0.42
+	// The coordinates, centred in the band around the grid (their boxes kept on the wood).
+	cs := g.step * 0.4
 	band := coordBand * g.step
 	for i := 0; i < k; i++ {
 		c := at(engine.Point{X: from.X + i, Y: from.Y + i})
@@ -399,19 +399,21 @@ func (r *boardRenderer) Layout(sz fyne.Size) {
 			t.TextSize = cs
 			t.Color = colLine
 			h := fyne.MeasureText(t.Text, cs, t.TextStyle).Height
-			var x, y float32
+			var pos fyne.Position
+			bw := band
 			switch j {
 			case 0: // the column's letter above
-				x, y = c.X, g.top+band/2
+				pos, bw = fyne.NewPos(c.X-g.step/2, g.top+band/2-h/2), g.step
 			case 1: // and below
-				x, y = c.X, g.top+g.side-band/2
+				pos, bw = fyne.NewPos(c.X-g.step/2, g.top+g.side-band/2-h/2), g.step
 			case 2: // the row's number on the left
-				x, y = g.left+band/2, c.Y
+				pos = fyne.NewPos(g.left, c.Y-h/2)
 			case 3: // and on the right
-				x, y = g.left+g.side-band/2, c.Y
+				pos = fyne.NewPos(g.left+g.side-band, c.Y-h/2)
 			}
-			t.Move(fyne.NewPos(x-band, y-h/2))
-			t.Resize(fyne.NewSize(2*band, h))
+			pos.Y = max(g.top, min(pos.Y, g.top+g.side-h))
+			t.Move(pos)
+			t.Resize(fyne.NewSize(bw, h))
 		}
 	}
 	square := func(o fyne.CanvasObject, p engine.Point, rad float32) {

@@ -88,7 +88,7 @@ func TestBoardShapesAreCentred(t *testing.T) {
 	}
 	b := NewBoard()
 	b.SetView(v)
-	sz := fyne.NewSize(510, 510) // a whole number of pixels between lines (9 + 2 x 0.6 coordinate bands of 50 px)
+	sz := fyne.NewSize(500, 500) // a whole number of pixels between lines (9 + 2 x 0.5 coordinate bands of 50 px)
 	img := capture(t, "board-centred", b, sz)
 	g := boardGeometry(b.Size(), n)
 	for i, p := range at {

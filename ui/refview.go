@@ -281,6 +281,12 @@ func CountViewOf(st referee.State) CountView {
 	v := CountView{Board: boardView(st), Rules: rulesName(st.Setup.Rules), Ended: st.Phase == referee.PhaseEnded,
 		BlackAgreed: st.Black.Confirmed, WhiteAgreed: st.White.Confirmed,
 		Black: sideView(st, engine.Black), White: sideView(st, engine.White)}
+	if r, err := engine.Preset(st.Setup.Rules); err == nil {
+		v.Area = r.Scoring == engine.AreaScoring
+		v.PassStonesCount = !v.Area && r.PassStones
+	} else if st.Setup.Rules == "" {
+		v.Area = true // "" is AGA
+	}
 	// Only the dead marks belong on the counting board.
 	marks := v.Board.Marks[:0:0]
 	for _, m := range v.Board.Marks {

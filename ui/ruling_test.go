@@ -64,9 +64,12 @@ func checkTextsFit(t *testing.T, what string, o fyne.CanvasObject) {
 		case fyne.TextAlignTrailing:
 			left += pt.t.Size().Width - w.Width
 		}
-		if left < p.X-1 || left+w.Width > p.X+sz.Width+1 || pt.pos.Y < p.Y-1 || pt.pos.Y+w.Height > p.Y+sz.Height+1 {
+		// The ink of a line: its measured width, and from its top to the descenders' depth (about
+		// 1.2 of the size; the measured height adds the line gap below).
+		ink := pt.t.TextSize * 1.2
+		if left < p.X-1 || left+w.Width > p.X+sz.Width+1 || pt.pos.Y < p.Y-1 || pt.pos.Y+ink > p.Y+sz.Height+1 {
 			t.Errorf("%s: %q (%.0f px) is drawn at %v..%v, outside %v..%v", what, pt.t.Text, pt.t.TextSize,
-				fyne.NewPos(left, pt.pos.Y), fyne.NewPos(left+w.Width, pt.pos.Y+w.Height), p, p.Add(sz))
+				fyne.NewPos(left, pt.pos.Y), fyne.NewPos(left+w.Width, pt.pos.Y+ink), p, p.Add(sz))
 		}
 	}
 }

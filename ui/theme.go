@@ -41,6 +41,8 @@ func (t kioskTheme) Color(n fyne.ThemeColorName, _ fyne.ThemeVariant) color.Colo
 		return colText
 	case theme.ColorNamePrimary:
 		return colToMove
+	case theme.ColorNameForegroundOnPrimary:
+		return colDark // dark text on the yellow of a lit button (white on it was 1.7:1)
 	}
 	return t.base.Color(n, theme.VariantDark)
 }

@@ -96,6 +96,10 @@ type CountView struct {
 	WhiteAgreed bool
 	Ended       bool   // the count is agreed and the game has its result
 	Rules       string // the rules' name as the players know it
-	Black       SideView
-	White       SideView
+	// Area: the rules count by area (stones and territory); else by territory (territory,
+	// prisoners and dead stones). PassStonesCount: pass stones are added to the count.
+	Area            bool
+	PassStonesCount bool
+	Black           SideView
+	White           SideView
 }
