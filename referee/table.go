@@ -586,6 +586,12 @@ func (t *Table) NewGame(at time.Time) error {
 	dir := t.opts.JournalDir
 	name := at.UTC().Format("20060102T150405Z") + "_" + strings.TrimSuffix(GameFileName(t.setup), ".sgf")
 	archive := filepath.Join(dir, "done", name)
+	for i := 2; ; i++ { // never into an earlier game's folder (two games filed within a second)
+		if _, err := os.Stat(archive); errors.Is(err, os.ErrNotExist) {
+			break
+		}
+		archive = filepath.Join(dir, "done", fmt.Sprintf("%s-%d", name, i))
+	}
 	if err := os.MkdirAll(archive, 0o755); err != nil {
 		return fmt.Errorf("referee: new game: %w", err)
 	}

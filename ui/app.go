@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"errors"
+	"fmt"
 	"image"
 	"time"
 
@@ -36,8 +38,11 @@ type Handlers struct {
 	Setup      func(referee.Setup) error
 	Director   func(pin string, a referee.DirectorAction) error
 	ExportSGF  func(pin string) (string, error)
-	Camera     CameraHandlers
-	Language   func(code string) // told after the language changed (to save it, for example)
+	// NextGame files the finished game and readies the table for the next (the director's
+	// PIN checked); Setup after the game is over does the same before it sets the new game up.
+	NextGame func(pin string) error
+	Camera   CameraHandlers
+	Language func(code string) // told after the language changed (to save it, for example)
 	// SetupDefaults fill the set-up screen when no game is set up (the table's configuration).
 	SetupDefaults referee.Setup
 	Now           func() time.Time // press times; nil = time.Now
@@ -103,22 +108,14 @@ func (a *App) build() {
 				_ = a.h.Resume(c)
 			}
 		},
-		Menu: func() { a.Show(ScreenMenu) },
+		Menu:     func() { a.Show(ScreenMenu) },
+		NextGame: func() { a.Show(ScreenDirector) },
 	})
 	initial := a.st.Setup
 	if initial.Rules == "" && initial.Size == 0 {
 		initial = a.h.SetupDefaults
 	}
-	a.setup = NewSetupScreen(initial, func(s referee.Setup) error {
-		if a.h.Setup == nil {
-			return nil
-		}
-		if err := a.h.Setup(s); err != nil {
-			return err
-		}
-		a.Show(ScreenGame)
-		return nil
-	}, func() { a.Show(ScreenGame) })
+	a.buildSetup(initial)
 	cam := a.h.Camera
 	back := cam.Back
 	cam.Back = func() {
@@ -129,7 +126,6 @@ func (a *App) build() {
 	}
 	a.camera = NewCameraScreen(cam)
 	focused := func() fyne.Focusable { return a.win.Canvas().Focused() }
-	a.setupKB = withKeyboard(a.setup.Content(), focused)
 	defer func() { a.dirKB = withKeyboard(a.director.Content(), focused) }()
 	a.director = NewDirectorScreen(DirectorHandlers{
 		Act: func(pin string, act referee.DirectorAction) error {
@@ -139,8 +135,44 @@ func (a *App) build() {
 			return a.h.Director(pin, act)
 		},
 		ExportSGF: a.h.ExportSGF,
+		NextGame:  a.nextGame,
 		Back:      func() { a.Show(ScreenMenu) },
 	})
+}
+
+// buildSetup makes the set-up screen, filled with initial.
+func (a *App) buildSetup(initial referee.Setup) {
+	a.setup = NewSetupScreen(initial, func(s referee.Setup) error {
+		if a.h.Setup == nil {
+			return nil
+		}
+		if err := a.h.Setup(s); err != nil {
+			if errors.Is(err, referee.ErrPhase) {
+				return fmt.Errorf("%s", tr("A game is being played: the director ends it (Set the result) before the next one is set up."))
+			}
+			return err
+		}
+		a.Show(ScreenGame)
+		return nil
+	}, func() { a.Show(ScreenGame) })
+	a.setupKB = withKeyboard(a.setup.Content(), func() fyne.Focusable { return a.win.Canvas().Focused() })
+}
+
+// nextGame files the finished game and shows the set-up of the next one, filled with this game's
+// settings (rules, size, clock, event, table) without the players.
+func (a *App) nextGame(pin string) error {
+	if a.h.NextGame == nil {
+		return referee.ErrNoDirector
+	}
+	last := a.st.Setup
+	if err := a.h.NextGame(pin); err != nil {
+		return err
+	}
+	last.Black, last.White, last.Round, last.Date = referee.Player{}, referee.Player{}, "", ""
+	a.buildSetup(last)
+	a.st = referee.State{Phase: referee.PhaseSetup}
+	a.Show(ScreenGame)
+	return nil
 }
 
 // Screen returns the screen showing.

@@ -32,6 +32,7 @@ type CountScreen struct {
 	resumeW  *bigButton
 	whole    *bigButton // back to the whole board from a zoomed part
 	yes, no  *bigButton // confirming a resumption
+	next     *bigButton // once the game is over: to the director, for the next game
 	title    *canvas.Text
 	menu     *widget.Button
 	panel    *fyne.Container
@@ -46,6 +47,7 @@ type CountHandlers struct {
 	Agree      func(engine.Color) // a player agrees (the same as pressing their clock)
 	Resume     func(engine.Color) // a player disagrees: play resumes
 	Menu       func()             // the menu (director, set-up, language)
+	NextGame   func()             // once the game is over: the director files it and sets up the next
 }
 
 // countRowKind is how a row of the breakdown is drawn.
@@ -91,12 +93,17 @@ func NewCountScreen(h CountHandlers) *CountScreen {
 	c.whole = newBigButton(tr("Whole board"), false, func() { c.Board.Zoom(engine.Point{}, 0); c.SetView(c.view) })
 	c.yes = newBigButton("", true, c.confirmResume)
 	c.no = newBigButton(tr("Cancel"), false, func() { c.asking = engine.Empty; c.SetView(c.view) })
+	c.next = newBigButton(tr("Next game (director)"), true, func() {
+		if h.NextGame != nil {
+			h.NextGame()
+		}
+	})
 	c.menu = widget.NewButtonWithIcon(tr("Menu"), theme.MenuIcon(), func() {
 		if h.Menu != nil {
 			h.Menu()
 		}
 	})
-	objs = append(objs, c.rule, c.title, c.menu, c.steps, c.result, c.agreeB, c.agreeW, c.resumeB, c.resumeW, c.whole, c.yes, c.no)
+	objs = append(objs, c.rule, c.title, c.menu, c.steps, c.result, c.agreeB, c.agreeW, c.resumeB, c.resumeW, c.whole, c.yes, c.no, c.next)
 	c.panel = container.New(&countPanelLayout{c: c}, objs...)
 	c.content = container.New(&boardAndPanel{board: c.Board, panel: c.panel}, c.Board, c.panel)
 	c.SetView(CountView{})
@@ -300,6 +307,7 @@ func (c *CountScreen) SetView(v CountView) {
 	show(!v.Ended && !asking, c.agreeB, c.agreeW, c.resumeB, c.resumeW)
 	show(!v.Ended && asking, c.yes, c.no)
 	show(zoomed, c.whole)
+	show(v.Ended && c.h.NextGame != nil, c.next)
 	c.content.Refresh()
 }
 
@@ -397,6 +405,8 @@ func (l *countPanelLayout) Layout(_ []fyne.CanvasObject, sz fyne.Size) {
 		p.b.Move(fyne.NewPos(p.x, p.y))
 		p.b.Resize(fyne.NewSize(half, p.h))
 	}
+	c.next.Move(fyne.NewPos(0, y+agreeH+gap))
+	c.next.Resize(fyne.NewSize(sz.Width, resumeH))
 }
 
 // boardAndPanel lays a square board on the left and a panel on the right (or below on a tall screen).

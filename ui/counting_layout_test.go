@@ -84,7 +84,7 @@ func TestCountScreenFitsEveryLanguage(t *testing.T) {
 		}
 		for _, sz := range allDisplays {
 			for _, rules := range []string{"aga", "japanese", "aga-territory"} {
-				cs := NewCountScreen(CountHandlers{})
+				cs := NewCountScreen(CountHandlers{NextGame: func() {}})
 				w := test.NewWindow(cs.Content())
 				w.SetPadded(false)
 				w.Resize(sz)
@@ -127,7 +127,7 @@ func checkCountLayout(t *testing.T, name string, cs *CountScreen) {
 	d := fyne.CurrentApp().Driver()
 	board := rect{d.AbsolutePositionForObject(cs.Board), cs.Board.Size()}
 	var parts []fyne.CanvasObject
-	parts = append(parts, cs.title, cs.menu, cs.steps, cs.result, cs.agreeB, cs.agreeW, cs.resumeB, cs.resumeW, cs.whole, cs.yes, cs.no)
+	parts = append(parts, cs.title, cs.menu, cs.steps, cs.result, cs.agreeB, cs.agreeW, cs.resumeB, cs.resumeW, cs.whole, cs.yes, cs.no, cs.next)
 	for i, row := range cs.rows {
 		if i < len(cs.rowKinds) {
 			parts = append(parts, row[0], row[1], row[2])

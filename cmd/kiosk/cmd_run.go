@@ -468,7 +468,21 @@ func (k *kiosk) handlers() ui.Handlers {
 			if s.Table == "" && k.cfg.Table > 0 {
 				s.Table = strconv.Itoa(k.cfg.Table)
 			}
+			// After a game is over, setting up the next one files it first.
+			if k.tab.State().Phase == referee.PhaseEnded {
+				if err := k.nextGame(); err != nil {
+					return err
+				}
+			}
 			return k.tab.Setup(s, time.Now())
+		},
+		NextGame: func(pin string) error {
+			if check := k.checkPIN(); check == nil {
+				return referee.ErrNoDirector
+			} else if !check(pin) {
+				return referee.ErrBadPIN
+			}
+			return k.nextGame()
 		},
 		Director: func(pin string, a referee.DirectorAction) error {
 			return k.tab.Director(pin, a, time.Now())
@@ -485,6 +499,17 @@ func (k *kiosk) handlers() ui.Handlers {
 		Language:      func(code string) { k.log.Info("language", "code", code) },
 		SetupDefaults: k.setupDefaults(),
 	}
+}
+
+// nextGame files the finished game and readies the table for the next (the game's record stays
+// in the games directory; its journal and SGF go to the journal's done/<time>_<game>/ folder).
+func (k *kiosk) nextGame() error {
+	if err := k.tab.NewGame(time.Now()); err != nil {
+		k.logErr("next game", err)
+		return err
+	}
+	k.log.Info("the finished game is filed; the table is ready for the next")
+	return nil
 }
 
 // setupDefaults are the table's configured game settings, offered on the set-up screen.
