@@ -210,3 +210,13 @@ func TestCountResumeAsksFirst(t *testing.T) {
 		t.Errorf("resumed %v", resumed)
 	}
 }
+
+// Every banner (and so the ruling panel) reads at WCAG AA: its text against its colour.
+func TestBannerContrast(t *testing.T) {
+	for _, k := range []BannerKind{BannerIllegal, BannerRemove, BannerDiffers, BannerCalm, BannerInfo} {
+		bg, fg := bannerColours(k)
+		if c := contrast(fg, bg); c < 4.5 {
+			t.Errorf("banner kind %d: contrast %.2f:1", k, c)
+		}
+	}
+}

@@ -108,6 +108,13 @@ func NewDirectorScreen(h DirectorHandlers) *DirectorScreen {
 		}
 		return referee.DirectorAction{Kind: referee.DirectorCorrect, Move: m}, nil
 	}))
+	play := widget.NewButton(tr("Play this move (no camera)"), act(func() (referee.DirectorAction, error) {
+		m := strings.TrimSpace(d.Move.Text)
+		if m == "" {
+			return referee.DirectorAction{}, errors.New(tr("Type the move, e.g. D4 or pass"))
+		}
+		return referee.DirectorAction{Kind: referee.DirectorPlay, Move: m}, nil
+	}))
 	adjust := widget.NewButton(tr("Set the clock"), act(d.adjustAction))
 	end := widget.NewButton(tr("Set the result"), act(func() (referee.DirectorAction, error) {
 		r := strings.TrimSpace(d.Result.Text)
@@ -140,7 +147,7 @@ func NewDirectorScreen(h DirectorHandlers) *DirectorScreen {
 		retract, export,
 		container.NewBorder(nil, nil, d.Side, nil, container.NewGridWithColumns(2, d.Time, d.Periods)), adjust,
 		d.Result, end,
-		next,
+		play, next,
 	)
 	title := widget.NewLabelWithStyle(tr("Director"), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	d.panel = container.NewBorder(title, container.NewVBox(d.Message, lock), nil, nil, container.NewVScroll(grid))

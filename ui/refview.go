@@ -139,6 +139,9 @@ func routine(k referee.VerdictKind) bool {
 // press being checked); with no verdict the banner says what the kiosk sees or the phase needs.
 func bannerView(st referee.State, cond Conditions) BannerView {
 	b := st.Banner
+	if noCameraAtStart(st, cond) {
+		return BannerView{Kind: BannerDiffers, Title: tr("No picture from the camera")}
+	}
 	if !routine(b.Kind) {
 		kind, title := verdictLook(b.Kind)
 		return BannerView{Kind: kind, Title: title, Text: saidText(b)}
@@ -159,6 +162,19 @@ func bannerView(st referee.State, cond Conditions) BannerView {
 		return BannerView{Kind: BannerIllegal, Title: tr("Play is halted"), Text: tr("Call the director.")}
 	}
 	return BannerView{}
+}
+
+// noCameraAtStart reports whether the game waits to start with no picture from the camera:
+// presses cannot start it then.
+func noCameraAtStart(st referee.State, cond Conditions) bool {
+	return cond.CameraLost && st.Phase == referee.PhaseReady && !st.Banner.Kind.Alert()
+}
+
+// noCameraNotice says, in large type, what is missing at the start, how to fix it, and how to play
+// on without the camera.
+func noCameraNotice() BannerView {
+	return BannerView{Kind: BannerDiffers, Title: tr("No picture from the camera"),
+		Text: tr("Check that the camera is plugged in and named in kiosk.toml ([camera] source; kiosk doctor tests it). Wait for it, or play on: the director enters each move (Director, Play this move).")}
 }
 
 // saidText is what verdict v says in the screens' language: its phrases translated, the words in
@@ -264,6 +280,9 @@ func rulesName(preset string) string {
 // TableViewOf builds the table screen's view from the referee's state.
 func TableViewOf(st referee.State, cond Conditions) TableView {
 	ruling, id, _ := rulingOnTable(st)
+	if noCameraAtStart(st, cond) {
+		ruling, id = noCameraNotice(), "no-camera"
+	}
 	return TableView{
 		Ruling:     ruling,
 		RulingID:   id,
