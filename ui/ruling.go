@@ -210,10 +210,7 @@ type widthLayout struct {
 func (l *widthLayout) MinSize([]fyne.CanvasObject) fyne.Size { return fyne.NewSize(300, 200) }
 
 func (l *widthLayout) Layout(_ []fyne.CanvasObject, sz fyne.Size) {
-	if w := sz.Width - 20; w != *l.width {
-		*l.width = w
-		l.inner.Refresh()
-	}
+	*l.width = sz.Width - 20 // before the list is laid out below: its entries' heights follow it
 	l.inner.Move(fyne.NewPos(0, 0))
 	l.inner.Resize(sz)
 }
