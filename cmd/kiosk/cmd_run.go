@@ -558,7 +558,9 @@ func (k *kiosk) refresh(ctx context.Context, app *ui.App) {
 		}
 		st := k.tab.State()
 		c := k.st.Conditions()
-		cond := ui.Conditions{CameraLost: c.CameraLost, BoardMoved: c.BoardMoved, HandsOver: c.HandsOver}
+		// A camera that could not be opened at all is as lost as one that stopped giving frames.
+		lost := c.CameraLost || k.cam == nil && !k.demo
+		cond := ui.Conditions{CameraLost: lost, BoardMoved: c.BoardMoved, HandsOver: c.HandsOver}
 		// Skip the UI when nothing it shows changed (the clock texts change once a second).
 		text := st.Black.Clock.Text + "|" + st.White.Clock.Text
 		if st.Seq == lastSeq && text == lastText && cond == lastCond {
