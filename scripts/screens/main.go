@@ -26,7 +26,7 @@ import (
 )
 
 func main() {
-	shot := flag.String("shot", "ruling", "ruling, rulings, count, count-ended, zoom or nocamera")
+	shot := flag.String("shot", "ruling", "table, ruling, rulings, count, count-ended, zoom or nocamera")
 	lang := flag.String("lang", "en", "language: en, pl, cs, ru or bg")
 	w := flag.Int("width", 800, "window width")
 	h := flag.Int("height", 480, "window height")
@@ -145,6 +145,10 @@ func state(shot string) (referee.State, ui.Conditions, error) {
 	case "zoom":
 		st, err := zoomState()
 		return st, ui.Conditions{}, err
+	case "table":
+		st, cond, err := rulingState()
+		st.Rulings, st.Banner = nil, referee.Verdict{}
+		return st, cond, err
 	case "nocamera":
 		st, _, err := rulingState()
 		st.Phase, st.MoveNumber, st.Rulings, st.LastMove, st.Banner = referee.PhaseReady, 0, nil, nil, referee.Verdict{}
