@@ -215,6 +215,7 @@ type State struct {
 	QueuedPresses int
 	Banner        Verdict        // the current message (Kind VerdictNone when there is nothing to say)
 	History       []Verdict      // the latest verdicts, newest last (at most HistoryLen)
+	Rulings       []Verdict      // the game's rulings (IsRuling), oldest first (at most RulingsLen)
 	Expected      []engine.Point // points where the board must change to match the game (highlight), if any
 	// Marking and counting.
 	Dead            []engine.Point     // stones marked dead (PhaseMarking, PhaseEnded)

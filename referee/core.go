@@ -130,6 +130,7 @@ type core struct {
 	result  string
 	banner  Verdict
 	history []Verdict
+	rulings []Verdict // the game's rulings, oldest first (rulings.go)
 }
 
 // newCore returns an empty core (no game set up).

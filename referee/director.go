@@ -111,6 +111,8 @@ func (t *core) checkDirector(a DirectorAction) error {
 		if t.phase != PhaseHalted {
 			return fmt.Errorf("%w: the game is not halted", ErrPhase)
 		}
+	case DirectorPlay:
+		return t.checkPlay(a)
 	default:
 		return fmt.Errorf("%w: unknown director action %q", ErrPhase, a.Kind)
 	}
@@ -177,6 +179,8 @@ func (t *core) applyDirector(a DirectorAction, at time.Time) error {
 		t.conf = nil                      // and a confirmation by play started on it is over
 	}
 	switch a.Kind {
+	case DirectorPlay:
+		return t.applyPlay(a, at)
 	case DirectorUndo:
 		n := g.MoveNumber()
 		last := g.Moves()[n-1]

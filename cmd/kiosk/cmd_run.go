@@ -469,7 +469,21 @@ func (k *kiosk) handlers() ui.Handlers {
 			if s.Table == "" && k.cfg.Table > 0 {
 				s.Table = strconv.Itoa(k.cfg.Table)
 			}
+			// After a game is over, setting up the next one files it first.
+			if k.tab.State().Phase == referee.PhaseEnded {
+				if err := k.nextGame(); err != nil {
+					return err
+				}
+			}
 			return k.tab.Setup(s, time.Now())
+		},
+		NextGame: func(pin string) error {
+			if check := k.checkPIN(); check == nil {
+				return referee.ErrNoDirector
+			} else if !check(pin) {
+				return referee.ErrBadPIN
+			}
+			return k.nextGame()
 		},
 		Director: func(pin string, a referee.DirectorAction) error {
 			return k.tab.Director(pin, a, time.Now())
@@ -486,6 +500,17 @@ func (k *kiosk) handlers() ui.Handlers {
 		Language:      func(code string) { k.log.Info("language", "code", code) },
 		SetupDefaults: k.setupDefaults(),
 	}
+}
+
+// nextGame files the finished game and readies the table for the next (the game's record stays
+// in the games directory; its journal and SGF go to the journal's done/<time>_<game>/ folder).
+func (k *kiosk) nextGame() error {
+	if err := k.tab.NewGame(time.Now()); err != nil {
+		k.logErr("next game", err)
+		return err
+	}
+	k.log.Info("the finished game is filed; the table is ready for the next")
+	return nil
 }
 
 // setupDefaults are the table's configured game settings, offered on the set-up screen.
@@ -534,7 +559,9 @@ func (k *kiosk) refresh(ctx context.Context, app *ui.App) {
 		}
 		st := k.tab.State()
 		c := k.st.Conditions()
-		cond := ui.Conditions{CameraLost: c.CameraLost, BoardMoved: c.BoardMoved, HandsOver: c.HandsOver}
+		// A camera that could not be opened at all is as lost as one that stopped giving frames.
+		lost := c.CameraLost || k.cam == nil && !k.demo
+		cond := ui.Conditions{CameraLost: lost, BoardMoved: c.BoardMoved, HandsOver: c.HandsOver}
 		// Skip the UI when nothing it shows changed (the clock texts change once a second).
 		text := st.Black.Clock.Text + "|" + st.White.Clock.Text
 		if st.Seq == lastSeq && text == lastText && cond == lastCond {
