@@ -122,7 +122,11 @@ func TestCommitteeMarshalRoundTrip(t *testing.T) {
 		{"empty", nil},
 		{"bad magic", append([]byte("XXXXXXXX"), raw[8:]...)},
 		{"no members", append(bytes.Clone(raw[:8]), 0, 0, 0, 0, 0, 0, 0, 0)},
-		{"sure above 1", func() []byte { b := bytes.Clone(raw); binary.LittleEndian.PutUint32(b[12:], math.Float32bits(2)); return b }()},
+		{"sure above 1", func() []byte {
+			b := bytes.Clone(raw)
+			binary.LittleEndian.PutUint32(b[12:], math.Float32bits(2))
+			return b
+		}()},
 		{"sure not a number", func() []byte { b := bytes.Clone(raw); binary.LittleEndian.PutUint32(b[12:], 0x7fc00000); return b }()},
 		{"too many members", func() []byte { b := bytes.Clone(raw); binary.LittleEndian.PutUint32(b[8:], 1000); return b }()},
 		{"truncated", raw[:len(raw)-3]},
