@@ -42,6 +42,8 @@ func Follow(ctx context.Context, s *Store, o link.Options, onError func(error), 
 			defer cancel()
 			if _, err := cm.Subscribe(sctx, &paho.Subscribe{Subscriptions: []paho.SubscribeOptions{{Topic: wire.AllTables(s.Hall()), QoS: 1}}}); err != nil {
 				log.Warn("hall subscription", "err", err)
+			} else {
+				s.markSubscribed(time.Now())
 			}
 			for _, a := range assign {
 				b, err := json.Marshal(a)

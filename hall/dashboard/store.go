@@ -95,6 +95,9 @@ type Store struct {
 	mu     sync.Mutex
 	tables map[int]*Table
 	subs   map[chan int]struct{}
+	// subscribed is when the broker last confirmed the store's subscription (zero: never):
+	// events published before it never reach the store.
+	subscribed time.Time
 }
 
 // NewStore returns an empty store for hall.
@@ -104,6 +107,22 @@ func NewStore(hall string) *Store {
 
 // Hall is the store's hall name.
 func (s *Store) Hall() string { return s.hall }
+
+// markSubscribed notes that the broker confirmed the subscription.
+func (s *Store) markSubscribed(at time.Time) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.subscribed = at
+}
+
+// Subscribed reports when the broker last confirmed the store's subscription to the hall's
+// tables (zero: not yet). A table's events published before it reach the store only through
+// the retained state.
+func (s *Store) Subscribed() time.Time {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.subscribed
+}
 
 // Handle takes one received message. A message of another hall, an unknown topic or a bad
 // payload is an error (the caller logs it); nothing is changed then.

@@ -55,6 +55,9 @@ func follow(t *testing.T, b *halltest.Broker) *dashboard.Store {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { cancel(); <-done })
+	// Events are not retained: one published before the subscription stands reaches nobody, and
+	// the tests count every event.
+	waitFor(t, time.Minute, "the dashboard's subscription", func() bool { return !s.Subscribed().IsZero() })
 	return s
 }
 
