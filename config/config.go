@@ -275,6 +275,9 @@ func Parse(data []byte, name string) (Config, error) {
 	if !utf8Valid(data) {
 		return Config{}, &Error{Path: name, Problems: []Problem{{Msg: "the file is not UTF-8 text"}}}
 	}
+	if p := checkNesting(data); p != nil {
+		return Config{}, &Error{Path: name, Problems: []Problem{*p}}
+	}
 	md, err := toml.NewDecoder(bytes.NewReader(data)).Decode(&c)
 	if err != nil {
 		return Config{}, &Error{Path: name, Problems: []Problem{decodeProblem(err, data)}}

@@ -266,3 +266,41 @@ func TestIllegalMovePolicy(t *testing.T) {
 		t.Fatalf("an unknown policy: err %v", err)
 	}
 }
+
+// TestDeepNestingRefused: values nested deeper than maxNesting are refused before the TOML decoder
+// sees them, quickly, with the line; brackets inside strings and comments do not count, and the
+// nesting a real file uses passes.
+func TestDeepNestingRefused(t *testing.T) {
+	deep := func(n int, open, close string) string {
+		return "table = 1\n\n[game]\nx = " + strings.Repeat(open, n) + "1" + strings.Repeat(close, n) + "\n"
+	}
+	for _, tc := range []struct {
+		name, src string
+		refused   bool
+	}{
+		{"100,000 nested inline tables", deep(100_000, "{a = ", "}"), true},
+		{"100,000 nested arrays", deep(100_000, "[", "]"), true},
+		{"17 nested inline tables", deep(maxNesting+1, "{a = ", "}"), true},
+		{"10,000 inline tables 14 deep", "table = 1\n\n[game]\nx = [" + strings.Repeat(strings.Repeat("{a = ", 14)+"1"+strings.Repeat("}", 14)+",", 10_000) + "]\n", true},
+		{"brackets in strings and comments", "event = \"{{{{{{{{{{{{{{{{{{{{[[[[[[[[[[[[[[[[[[\"\n" +
+			"# {{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{\n" + "language = '''\n[[[[[[[[[[[[[[[[[[[[[[\n'''\n", false},
+		{"the shipped nesting", "[alerts]\nevents = [\"flag\", \"illegal\"]\n", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			start := time.Now()
+			_, err := Parse([]byte(tc.src), "k.toml")
+			if d := time.Since(start); d > time.Second {
+				t.Errorf("took %v", d)
+			}
+			var ce *Error
+			nested := errors.As(err, &ce) && len(ce.Problems) == 1 && (strings.Contains(ce.Problems[0].Msg, "nested more than") ||
+				strings.Contains(ce.Problems[0].Msg, "inline tables or table headers"))
+			if nested != tc.refused {
+				t.Fatalf("refused for nesting %v, want %v (err %v)", nested, tc.refused, err)
+			}
+			if tc.refused && ce.Problems[0].Line != 4 {
+				t.Errorf("line %d, want 4", ce.Problems[0].Line)
+			}
+		})
+	}
+}
