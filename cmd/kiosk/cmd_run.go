@@ -246,7 +246,7 @@ type kiosk struct {
 	tab     *referee.Table // st's referee
 	cam     *vision.CameraLoop
 	camSrc  vision.Source // cam's source, closed here only if the station never runs the loop
-	tmpDir  string // the demo's journal, removed at exit
+	tmpDir  string        // the demo's journal, removed at exit
 	calPath string
 }
 

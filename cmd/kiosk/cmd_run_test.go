@@ -23,8 +23,8 @@ import (
 
 	"fyne.io/fyne/v2"
 	"tengen/config"
-	"tengen/referee/journal"
 	"tengen/internal/testenv"
+	"tengen/referee/journal"
 )
 
 // runKioskEnv makes the test binary act as `kiosk` (on the main thread, as Fyne needs): the Xvfb
