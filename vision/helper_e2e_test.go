@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -101,6 +102,42 @@ func TestCameraHelperEndToEnd(t *testing.T) {
 		t.Errorf("helper's log not forwarded:\n%s", logs)
 	}
 
+	// kill -9 of the helper mid-video: the camera is lost, a new helper is started, and the video
+	// goes on from the next frame (frames of 230 KB, more than a pipe holds, so the helper is
+	// still writing when it is killed).
+	big := filepath.Join(t.TempDir(), "big.avi")
+	writeVideo(t, big, 6, 320, 240, 10)
+	var events []Event
+	vsrc, err := OpenCamera(big, LiveOptions{Helper: helper, MinBackoff: 10 * time.Millisecond,
+		OnEvent: func(e Event) { events = append(events, e) }, Logger: slog.New(slog.NewTextHandler(logs, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 6; i++ {
+		info, err := vsrc.Next(ctx, &m)
+		if err != nil {
+			t.Fatalf("frame %d: %v", i, err)
+		}
+		if got := int(m.GetVecbAt(10, 10)[1]); info.Seq != uint64(i+1) || got < 40*i-8 || got > 40*i+8 {
+			t.Fatalf("frame %d: %+v, pixel %d, want about %d: a frame lost or repeated", i, info, got, 40*i)
+		}
+		if i == 1 {
+			hv := vsrc.(*helperVideoSource)
+			if err := hv.p.cmd.Process.Signal(syscall.SIGKILL); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if _, err := vsrc.Next(ctx, &m); !errors.Is(err, ErrEnd) {
+		t.Fatalf("after the last frame: %v, want ErrEnd", err)
+	}
+	vsrc.Close()
+	if len(events) != 2 || events[0].Kind != Lost || events[1].Kind != Back {
+		t.Fatalf("events %v, want lost then back", events)
+	}
+	t.Logf("killed helper: %v", events[0].Err)
+	events = nil
+
 	// A file that is not a video: the helper's reason comes back as the error.
 	bad := filepath.Join(t.TempDir(), "notes.avi")
 	os.WriteFile(bad, []byte("not a video"), 0o644)
@@ -114,7 +151,6 @@ func TestCameraHelperEndToEnd(t *testing.T) {
 	src.Close()
 
 	// A camera that does not exist: lost, with the helper's reason, and retried.
-	var events []Event
 	cam, err := OpenCamera("/dev/video99", LiveOptions{Helper: helper, MinBackoff: time.Millisecond,
 		OnEvent: func(e Event) { events = append(events, e) }, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	if err != nil {
