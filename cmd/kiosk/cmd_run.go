@@ -333,8 +333,10 @@ func (k *kiosk) checkPIN() func(string) bool {
 	case k.demo:
 		return func(p string) bool { return p == demoPIN }
 	case k.cfg.Director.PINHash != "":
+		// Five wrong PINs lock the director screens for a minute, doubling up to an hour: the
+		// 10,000 four-digit PINs cannot be tried in a tournament's time.
 		hash := k.cfg.Director.PINHash
-		return func(p string) bool { return config.CheckPIN(hash, p) }
+		return config.NewPINGuard(func(p string) bool { return config.CheckPIN(hash, p) }, time.Now, k.log).Check
 	}
 	return nil
 }
