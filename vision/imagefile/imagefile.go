@@ -39,8 +39,9 @@ var ErrTruncated = errors.New("truncated")
 const maxImagePixels = 4 * 4032 * 3024
 
 // maxDecodeBytes bounds the memory a decoding takes: the decoder's image (its samples, 8 bytes a
-// pixel for 16-bit RGB) plus the BGR Mat (3 bytes a pixel). A 12-megapixel phone photo takes 73 MB
-// as JPEG, 85 MB as 8-bit PNG; a 16-bit PNG is taken up to 8.7 megapixels.
+// pixel for 16-bit RGB) plus the BGR Mat (3 bytes a pixel), counted from the header before any
+// pixel is decoded. A 12-megapixel phone photo is counted at 85 MB as JPEG or 8-bit PNG (up to 14.4
+// megapixels pass); a 16-bit PNG passes up to 9.1 megapixels.
 const maxDecodeBytes = 96 << 20
 
 // decodedBytesPerPixel is what the Go decoder's image holds per pixel for a colour model, at most.
