@@ -2,6 +2,7 @@ package config
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -302,5 +303,29 @@ func TestDeepNestingRefused(t *testing.T) {
 				t.Errorf("line %d, want 4", ce.Problems[0].Line)
 			}
 		})
+	}
+}
+
+// TestEveryWrongTypeListed: a file with seven values of the wrong type lists all seven, each with
+// its key and line (the decoder stops at the first; it used to be the only one said).
+func TestEveryWrongTypeListed(t *testing.T) {
+	src := "table = \"three\"\nevent = 5\nlanguage = 1\n\n[camera]\nwidth = \"wide\"\nfps = \"fast\"\n\n[pins]\nblack = 17\ndebounce = true\n"
+	_, err := Parse([]byte(src), "k.toml")
+	var ce *Error
+	if !errors.As(err, &ce) {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, p := range ce.Problems {
+		got = append(got, fmt.Sprintf("%d:%s", p.Line, p.Key))
+	}
+	want := "1:table 2:event 3:language 6:camera.width 7:camera.fps 10:pins.black 11:pins.debounce"
+	if strings.Join(got, " ") != want {
+		t.Errorf("problems %v, want %s\n%v", got, want, ce)
+	}
+	// A syntax error after a wrong type: the wrong type and the syntax error, nothing invented.
+	_, err = Parse([]byte("table = \"x\"\n[pins\n"), "k.toml")
+	if !errors.As(err, &ce) || len(ce.Problems) < 1 {
+		t.Fatalf("%v", err)
 	}
 }
