@@ -102,14 +102,16 @@ func TestHostileInputsBounded(t *testing.T) {
 			"more than 10000 moves"},
 		{"ten million empty nodes", []string{"score", writeFile(t, dir, "nodes.sgf",
 			[]byte("(;"+strings.Repeat(";", 10_000_000)+")"))},
-			"W+6.5"},
+			"more than 100000 nodes on the main line"},
 		{"3.3 million comments in one node", []string{"score", writeFile(t, dir, "comments.sgf",
 			[]byte("(;GM[1];"+strings.Repeat("C[]", 3_300_000)+")"))},
 			"more than 10000 property values in one node"},
 		{"3.3 million game trees", []string{"score", writeFile(t, dir, "trees.sgf",
 			[]byte(strings.Repeat("(;)", 3_300_000)))},
 			"more than 100000 games"},
+		{"a million passes, audited", []string{"check", filepath.Join(dir, "passes.sgf")}, "more than 10000 moves"},
 		{"a 16-bit PNG at the megapixel cap", []string{"detect", png16}, "too many megapixels"},
+		{"a 16-bit PNG to calibrate from", []string{"calibrate", "--out", filepath.Join(dir, "cal.json"), png16}, "too many megapixels"},
 		{"a truncated PNG", []string{"detect", writeFile(t, dir, "cut.png", func() []byte {
 			b, err := os.ReadFile(png16)
 			if err != nil {

@@ -230,10 +230,14 @@ const maxSetupBoards = 64
 // hundreds of megabytes of history.
 const MaxMoves = 10_000
 
+// maxLineNodes bounds every node of a main line, those without a move included.
+const maxLineNodes = 10 * MaxMoves
+
 // lineCount is what a main line has used so far of its bounds.
 type lineCount struct {
 	setup int // setup stones
 	moves int // main-line nodes read as a Move
+	nodes int // main-line nodes
 }
 
 // MainLine yields the main line of the game rooted at root as Move values, on the record's board
@@ -265,6 +269,9 @@ func (r *Record) MainLine(root *Node) iter.Seq2[Move, error] {
 // mainLineNode reads one main-line node (the root's move only, for the root) and keeps the count of
 // setup stones so far within maxSetupBoards and the moves within MaxMoves.
 func (r *Record) mainLineNode(n *Node, root bool, count *lineCount) (Move, bool, error) {
+	if count.nodes++; count.nodes > maxLineNodes {
+		return Move{}, false, syntaxErr(n.Offset, "more than %d nodes on the main line: not a game record", maxLineNodes)
+	}
 	m, ok, err := readMove(r, n, r.Size, !root)
 	if err != nil {
 		return m, false, err
