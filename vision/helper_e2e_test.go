@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -165,4 +166,57 @@ func TestCameraHelperEndToEnd(t *testing.T) {
 	if len(events) != 1 || events[0].Kind != Lost || !strings.Contains(events[0].Err.Error(), "/dev/video99") {
 		t.Fatalf("missing camera: events %v", events)
 	}
+}
+
+// TestGStreamerHelperKilled: a live GStreamer source (videotestsrc through the camera helper, as a
+// gst: camera spec) whose helper is killed with SIGKILL mid-stream is reported lost, a new helper
+// is started, and frames come back.
+func TestGStreamerHelperKilled(t *testing.T) {
+	plugins, _ := filepath.Glob("/usr/lib/*/gstreamer-1.0/libgstvideotestsrc.so")
+	if len(plugins) == 0 {
+		testenv.Missing(t, "GStreamer's videotestsrc is not installed (package gstreamer1.0-plugins-base)")
+	}
+	helper := buildHelper(t)
+	var mu sync.Mutex
+	var events []Event
+	src, err := OpenCamera("gst:videotestsrc is-live=true ! video/x-raw,width=64,height=48,framerate=30/1 ! videoconvert ! "+
+		"video/x-raw,format=BGR ! appsink drop=true max-buffers=1 sync=false",
+		LiveOptions{Helper: helper, MinBackoff: 10 * time.Millisecond, FrameTimeout: 3 * time.Second,
+			OnEvent: func(e Event) { mu.Lock(); events = append(events, e); mu.Unlock() },
+			Logger:  slog.New(slog.NewTextHandler(io.Discard, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	m := gocv.NewMat()
+	defer m.Close()
+	read := func(n int) {
+		t.Helper()
+		for i := 0; i < n; i++ {
+			if _, err := src.Next(ctx, &m); err != nil {
+				t.Fatalf("frame %d: %v", i, err)
+			}
+			if m.Cols() != 64 || m.Rows() != 48 {
+				t.Fatalf("frame %d: %dx%d", i, m.Cols(), m.Rows())
+			}
+		}
+	}
+	read(5)
+	live := src.(*LiveSource)
+	first := live.cap.(*helperCapture).p.cmd.Process
+	if err := first.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	read(5)
+	mu.Lock()
+	defer mu.Unlock()
+	if len(events) != 2 || events[0].Kind != Lost || events[1].Kind != Back {
+		t.Fatalf("events %v, want lost then back", events)
+	}
+	if again := live.cap.(*helperCapture).p.cmd.Process; again.Pid == first.Pid {
+		t.Error("frames came back from the killed helper")
+	}
+	t.Logf("killed helper %d: %v", first.Pid, events[0].Err)
 }
