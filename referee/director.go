@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -73,7 +74,14 @@ func (t *Table) deny(a DirectorAction, at time.Time) {
 	if err := t.append(&event{Seq: t.seq, Kind: kindDenied, At: at, Director: &a}); err != nil {
 		t.seq--
 	}
-	t.setBanner(Verdict{Kind: VerdictDirector, At: at, Says: []Phrase{phrase("Wrong director PIN: nothing was changed.")}})
+	says := phrase("Wrong director PIN: nothing was changed.")
+	if t.opts.PINLockedFor != nil {
+		if d := t.opts.PINLockedFor(); d > 0 {
+			says = phrase("The director PIN is locked after repeated wrong PINs: try again in {{.Minutes}} min. Nothing was changed.",
+				"Minutes", strconv.Itoa(int((d+time.Minute-1)/time.Minute)))
+		}
+	}
+	t.setBanner(Verdict{Kind: VerdictDirector, At: at, Says: []Phrase{says}})
 	t.bump() // said, not journaled: the denied record is the audit
 }
 

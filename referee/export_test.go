@@ -108,3 +108,29 @@ func TestWrongPINsJournaledOutsideTheLock(t *testing.T) {
 		t.Errorf("after reopening: %q", got)
 	}
 }
+
+// TestLockedPINSaysSo: a PIN refused while the guard is locked says so on the banner, with the
+// minutes left, instead of only "wrong PIN".
+func TestLockedPINSaysSo(t *testing.T) {
+	locked := time.Duration(0)
+	h := newHarness(t, 9, func(o *Options) {
+		o.CheckPIN = func(p string) bool { return p == pin && locked == 0 }
+		o.PINLockedFor = func() time.Duration { return locked }
+	})
+	start(h, nil)
+	for _, tc := range []struct {
+		locked time.Duration
+		says   string
+	}{
+		{0, "Wrong director PIN"},
+		{90 * time.Second, "try again in 2 min"},
+	} {
+		locked = tc.locked
+		if err := h.tab.Director("1111", DirectorAction{Kind: DirectorPause}, h.now()); !errors.Is(err, ErrBadPIN) {
+			t.Fatalf("%v", err)
+		}
+		if got := h.tab.State().Banner.Message; !strings.Contains(got, tc.says) {
+			t.Errorf("locked %v: banner %q, want %q", tc.locked, got, tc.says)
+		}
+	}
+}

@@ -327,18 +327,20 @@ func (k *kiosk) cleanup() {
 	}
 }
 
-// checkPIN is the director PIN check: the configured hash, or the demo's PIN.
-func (k *kiosk) checkPIN() func(string) bool {
+// checkPIN is the director PIN check: the configured hash behind a lockout (with how long it is
+// still locked), or the demo's PIN.
+func (k *kiosk) checkPIN() (check func(string) bool, lockedFor func() time.Duration) {
 	switch {
 	case k.demo:
-		return func(p string) bool { return p == demoPIN }
+		return func(p string) bool { return p == demoPIN }, nil
 	case k.cfg.Director.PINHash != "":
 		// Five wrong PINs lock the director screens for a minute, doubling up to an hour: the
 		// 10,000 four-digit PINs cannot be tried in a tournament's time.
 		hash := k.cfg.Director.PINHash
-		return config.NewPINGuard(func(p string) bool { return config.CheckPIN(hash, p) }, time.Now, k.log).Check
+		g := config.NewPINGuard(func(p string) bool { return config.CheckPIN(hash, p) }, time.Now, k.log)
+		return g.Check, g.LockedFor
 	}
-	return nil
+	return nil, nil
 }
 
 // demoSetup is the referee set-up of the demo game, from its record.
@@ -382,8 +384,9 @@ func (k *kiosk) run(parent context.Context) error {
 	}
 	ctx, cancel := context.WithCancel(parent)
 	defer cancel()
+	checkPIN, pinLockedFor := k.checkPIN()
 	opts := station.Options{Table: referee.Options{JournalDir: k.cfg.Paths.JournalDir, GamesDir: k.cfg.Paths.GamesDir,
-		CheckPIN: k.checkPIN(), Logger: k.log, Application: "Tengen:" + version,
+		CheckPIN: checkPIN, PINLockedFor: pinLockedFor, Logger: k.log, Application: "Tengen:" + version,
 		ButtonSettle: k.cfg.Pins.Debounce}, Logger: k.log}
 	if !k.demo {
 		if p, ok := referee.GNUGo(""); ok {
