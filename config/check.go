@@ -26,6 +26,9 @@ func (c Config) check() []Problem {
 	if c.Table < 0 || c.Table > 9999 {
 		bad("table", "table number %d is out of range (0 for none, up to 9999)", c.Table)
 	}
+	for _, p := range c.Hall.check(c.HallTable()) {
+		ps = append(ps, p)
+	}
 	if !languageRe.MatchString(c.Language) {
 		bad("language", "%q is not a language tag such as \"en\", \"fr\" or \"pt-BR\"", c.Language)
 	}
@@ -167,4 +170,34 @@ func ParsePin(name string) (int, error) {
 		return 0, fmt.Errorf("%q is not a GPIO pin name: write \"GPIO17\" (BCM numbering, GPIO0..GPIO%d)", name, MaxBCMPin)
 	}
 	return n, nil
+}
+
+var hallNameRe = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]{0,39}$`)
+
+// check validates the [hall] keys; table is the table number the hall knows this table by.
+func (h Hall) check(table int) []Problem {
+	var ps []Problem
+	bad := func(key, format string, args ...any) {
+		ps = append(ps, Problem{Key: key, Msg: fmt.Sprintf(format, args...)})
+	}
+	if !hallNameRe.MatchString(h.Name) {
+		bad("hall.name", "%q: use 1 to 40 lower-case letters, digits, '-' or '_' (the name given to `hall init --hall`)", h.Name)
+	}
+	if h.Table < 0 || h.Table > 9999 {
+		bad("hall.table", "table number %d is out of range (0 for the top-level table, up to 9999)", h.Table)
+	}
+	if h.URL == "" {
+		return ps
+	}
+	scheme, rest, ok := strings.Cut(h.URL, "://")
+	if !ok || (scheme != "mqtt" && scheme != "mqtts") || rest == "" || strings.ContainsAny(rest, "/ ") {
+		bad("hall.url", "%q is not a broker address: use \"mqtt://HOST:1883\" or \"mqtts://HOST:8883\"", h.URL)
+	}
+	if table < 1 {
+		bad("hall.table", "a hall needs this table's number: set hall.table (or table)")
+	}
+	if h.PasswordFile == "" {
+		bad("hall.password_file", "empty: name the file holding the broker password (`hall init` writes the hall's credentials)")
+	}
+	return ps
 }

@@ -49,6 +49,42 @@ type Config struct {
 	Director Director `toml:"director"`
 	Alerts   Alerts   `toml:"alerts"`
 	Paths    Paths    `toml:"paths"`
+	Hall     Hall     `toml:"hall"`
+}
+
+// DefaultHallName is the hall's name (its MQTT topic level) when neither `hall init` nor the
+// file names one.
+const DefaultHallName = "hall"
+
+// Hall connects the table to a tournament hall's MQTT broker, for the hall dashboard: off while
+// URL is empty.
+type Hall struct {
+	// URL is the hall's broker, "mqtt://HOST:1883" or "mqtts://HOST:8883"; "" = no hall.
+	URL string `toml:"url"`
+	// Name is the hall's name as `hall init --hall` set it (its topic level).
+	Name string `toml:"name"`
+	// Table is the table number in the hall; 0 = the top-level table.
+	Table int `toml:"table"`
+	// User is the broker user; "" = "table-N".
+	User string `toml:"user"`
+	// PasswordFile holds the user's password: the hall's credentials file or a copy of its line.
+	PasswordFile string `toml:"password_file"`
+}
+
+// HallTable is the table number the hall knows this table by.
+func (c Config) HallTable() int {
+	if c.Hall.Table != 0 {
+		return c.Hall.Table
+	}
+	return c.Table
+}
+
+// HallUser is the broker user of this table.
+func (c Config) HallUser() string {
+	if c.Hall.User != "" {
+		return c.Hall.User
+	}
+	return "table-" + strconv.Itoa(c.HallTable())
 }
 
 // AlertEvents returns the events that can ring the buzzer and flash the LED.
@@ -153,6 +189,7 @@ func Default() Config {
 		Display: Display{Fullscreen: true, Width: 1280, Height: 800},
 		Game:    Game{Rules: "japanese", Size: 19, TimeControl: "60m+5x30s"},
 		Alerts:  Alerts{Events: AlertEvents()},
+		Hall:    Hall{Name: DefaultHallName},
 		Paths: Paths{
 			JournalDir:  filepath.Join(DefaultStateDir, "journal"),
 			GamesDir:    filepath.Join(DefaultStateDir, "games"),
@@ -407,6 +444,7 @@ var knownKeys = []string{
 	"game", "game.rules", "game.size", "game.komi", "game.handicap", "game.time_control",
 	"director", "director.pin_hash",
 	"paths", "paths.journal_dir", "paths.games_dir", "paths.calibration",
+	"hall", "hall.url", "hall.name", "hall.table", "hall.user", "hall.password_file",
 }
 
 func editDistance(a, b string) int {

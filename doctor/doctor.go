@@ -154,7 +154,26 @@ func Run(ctx context.Context, opts Options, p Probes) Report {
 	add(checkDisplay(p))
 	add(checkDisk(cfg, opts.MinFreeBytes, p))
 	add(checkClock(ctx, p))
+	add(checkHall(ctx, cfg, p))
 	return r
+}
+
+// checkHall connects to the hall's broker when the configuration names one.
+func checkHall(ctx context.Context, cfg config.Config, p Probes) Result {
+	h := cfg.Hall
+	if h.URL == "" {
+		return Result{Check: "hall", Status: OK, Detail: "no hall broker configured ([hall] url is empty)"}
+	}
+	res := Result{Check: "hall", Status: OK, Detail: fmt.Sprintf("%s accepts %s (hall %s, table %d)", h.URL, cfg.HallUser(), h.Name, cfg.HallTable())}
+	if p.HallConnect == nil {
+		res.Status, res.Detail, res.Fix = Warn, "not checked: no MQTT client in this build", "build kiosk from a complete source tree"
+		return res
+	}
+	if err := p.HallConnect(ctx); err != nil {
+		res.Status, res.Detail = Fail, err.Error()
+		res.Fix = fmt.Sprintf("compare [hall] user (%s) and the password in %s with the hall's credentials file (`hall init` wrote it on the director's machine),\nand check that the broker runs and this table reaches it (ping the host, port open)", cfg.HallUser(), h.PasswordFile)
+	}
+	return res
 }
 
 func checkConfig(opts Options) Result {

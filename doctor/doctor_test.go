@@ -335,3 +335,33 @@ func golden(t *testing.T, name string, r Report) {
 		t.Errorf("printout differs from %s:\n%s", path, b.String())
 	}
 }
+
+// TestHallCheck: no hall is fine; a hall the table cannot log in to fails with the broker's words
+// and the fix; a hall that accepts the table passes.
+func TestHallCheck(t *testing.T) {
+	withHall := config.Default()
+	withHall.Table = 4
+	withHall.Hall.URL, withHall.Hall.PasswordFile = "mqtt://hall.lan:1883", "/etc/tengen/hall.pw"
+	refused := errors.New("the broker refused the connection: the broker at mqtt://hall.lan:1883 refused user \"table-4\": not authorized: a wrong user name or password")
+	tests := []struct {
+		name   string
+		cfg    config.Config
+		probe  func(context.Context) error
+		status Status
+		want   string
+	}{
+		{"no hall", config.Default(), nil, OK, "no hall broker configured"},
+		{"accepted", withHall, func(context.Context) error { return nil }, OK, "mqtt://hall.lan:1883 accepts table-4"},
+		{"refused", withHall, func(context.Context) error { return refused }, Fail, "wrong user name or password"},
+		{"no client", withHall, nil, Warn, "not checked"},
+	}
+	for _, tc := range tests {
+		res := checkHall(context.Background(), tc.cfg, Probes{HallConnect: tc.probe})
+		if res.Status != tc.status || !strings.Contains(res.Detail, tc.want) {
+			t.Errorf("%s: %v %q", tc.name, res.Status, res.Detail)
+		}
+		if res.Status == Fail && !strings.Contains(res.Fix, "/etc/tengen/hall.pw") {
+			t.Errorf("%s: the fix does not name the password file: %q", tc.name, res.Fix)
+		}
+	}
+}

@@ -87,6 +87,9 @@ type Probes struct {
 	DiskFree func(path string) (free, total uint64, err error)
 	// ClockSynced reports whether the system clock is synchronised to NTP, and how it knows.
 	ClockSynced func(ctx context.Context) (synced bool, how string, err error)
+	// HallConnect connects to the hall's broker ([hall] url) with the table's user and password
+	// once, and says why it could not.
+	HallConnect func(ctx context.Context) error
 	// Now is the time (time.Now); the frame rate is measured with it.
 	Now func() time.Time
 }

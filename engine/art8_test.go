@@ -1,6 +1,10 @@
 package engine
 
-import "testing"
+import (
+	"errors"
+	"fmt"
+	"testing"
+)
 
 // TestJapaneseArt8Dame counts positions under Japanese rules (art. 8: eye points of stones in seki are
 // not territory) the way a referee does, every dame that can be filled safely regarded as filled, and
@@ -16,6 +20,7 @@ func TestJapaneseArt8Dame(t *testing.T) {
 		terrB    int
 		terrW    int
 		litTerrB int
+		sekiDame string // the seki's shared liberties (OpenDame), when the test names them
 	}{
 		{
 			// Black B7 A6 B6 C6 (eye A7) and White D7 D6 E6 F6 F7 (eye E7) share C7: whoever fills
@@ -62,6 +67,44 @@ func TestJapaneseArt8Dame(t *testing.T) {
 				". . . . . X O O .",
 			},
 			komi: 6.5, want: "B+29.5", seki: 0, literal: "W+6.5", terrB: 45, terrW: 9, litTerrB: 0,
+		},
+		{
+			// A hane-seki: Black's hane at the edge, C9 C8, stands inside White's group A9 A8 B8
+			// B7 C7 D7 E7 D8 E8 E9, and the two share their only liberties B9 and D9. Whoever
+			// fills either is left in atari (or puts both in atari, the opponent capturing first),
+			// so neither is a dame that can be filled: the 12 stones are in seki and B9 D9 stay
+			// open. Black's outer wall lives with G9 J9 and 51 points below.
+			name: "hane-seki",
+			rows: []string{
+				"O . X . O X . X .",
+				"O O X O O X X X X",
+				"X O O O O X . . .",
+				"X X X X X X . . .",
+				". . . . . . . . .",
+				". . . . . . . . .",
+				". . . . . . . . .",
+				". . . . . . . . .",
+				". . . . . . . . .",
+			},
+			want: "B+53", seki: 12, literal: "B+53", terrB: 53, terrW: 0, litTerrB: 53, sekiDame: "[B9 D9]",
+		},
+		{
+			// D9 is open between Black's wall on C and White's on D, in front of White's 45 points:
+			// White closes it (the region behind it is White's), not Black, whose stone there
+			// would break into White's territory.
+			name: "an open dame in front of a wide territory",
+			rows: []string{
+				". . X . . . . . .",
+				". . X O . . . . .",
+				". . X O . . . . .",
+				". . X O . . . . .",
+				". . X O . . . . .",
+				". . X O . . . . .",
+				". . X O . . . . .",
+				". . X O . . . . .",
+				". . X O . . . . .",
+			},
+			komi: 6.5, want: "W+33.5", seki: 0, literal: "W+6.5", terrB: 18, terrW: 45, litTerrB: 0,
 		},
 		{
 			// D5 touches only Black, E5 only White: neither is a dame until the other is filled.
@@ -117,6 +160,16 @@ func TestJapaneseArt8Dame(t *testing.T) {
 					t.Errorf("%s, %d stones in seki, territory B %d W %d; want %s, %d, %d %d",
 						s.Result, len(s.Seki), s.Black.Territory, s.White.Territory, tt.want, tt.seki, tt.terrB, tt.terrW)
 				}
+				if tt.sekiDame != "" {
+					fillable, seki, err := g.OpenDame(nil)
+					var names []string
+					for _, p := range seki {
+						names = append(names, p.GTP(g.Size()))
+					}
+					if got := fmt.Sprint(names); err != nil || len(fillable) != 0 || got != tt.sekiDame {
+						t.Errorf("open dame %v, seki dame %s, %v; want none, %s", fillable, got, err, tt.sekiDame)
+					}
+				}
 				for _, p := range s.Seki {
 					if g.At(p) == Empty {
 						t.Errorf("seki lists %v, an empty point", p)
@@ -138,4 +191,84 @@ func countStones(g *Game) int {
 		}
 	}
 	return n
+}
+
+// TestJapaneseArt8DameFilling fills the dame after the stop (art. 8: the players fill the dame
+// before counting): only an open dame takes a stone, the stone is no move, the count and the open
+// dame list use it, and resuming play takes the dame stones off again.
+func TestJapaneseArt8DameFilling(t *testing.T) {
+	r, _ := Preset("japanese")
+	r.LiteralDame = true // read literally, so that the count shows whether the dame was filled
+	g := diagramRules(t, r, Black,
+		". . . . . X X O .",
+		". . . . . X X O .",
+		". . . . . X X O .",
+		". . . . . X X O .",
+		". . . . . X . O .",
+		". . . . . X O O .",
+		". . . . . X O O .",
+		". . . . . X O O .",
+		". . . . . X O O .",
+	)
+	g.SetKomi(6.5)
+	dame := pt(t, g, "G5")
+	if err := g.FillDame(Move{Color: Black, Point: dame}, nil); !errors.Is(err, ErrNotStopped) {
+		t.Fatalf("fill before the stop: %v, want ErrNotStopped", err)
+	}
+	mustPlay(t, g, "B pass", "W pass")
+	fillable, seki, err := g.OpenDame(nil)
+	if err != nil || len(fillable) != 1 || fillable[0] != dame || len(seki) != 0 {
+		t.Fatalf("open dame %v, seki %v, %v; want [G5], none", fillable, seki, err)
+	}
+	for _, tc := range []struct {
+		m    string
+		want error
+	}{
+		{"A1", ErrNotDame}, // Black's territory
+		{"J1", ErrNotDame}, // White's territory
+		{"F5", ErrIllegalMove},
+	} {
+		m := Move{Color: Black, Point: pt(t, g, tc.m)}
+		if err := g.FillDame(m, nil); !errors.Is(err, tc.want) {
+			t.Errorf("fill %s: %v, want %v", tc.m, err, tc.want)
+		}
+	}
+	moves := g.MoveNumber()
+	if err := g.FillDame(Move{Color: White, Point: dame}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if g.MoveNumber() != moves || g.ToMove() != Black || g.At(dame) != White {
+		t.Errorf("after the fill: %d moves, %v to move, %v at G5; want %d, black, white", g.MoveNumber(), g.ToMove(), g.At(dame), moves)
+	}
+	if fillable, _, _ := g.OpenDame(nil); len(fillable) != 0 {
+		t.Errorf("open dame after the fill: %v", fillable)
+	}
+	s, err := g.Score(nil)
+	if err != nil || s.Result != "B+29.5" {
+		t.Errorf("count with the dame filled (read literally): %s, %v; want B+29.5", s.Result, err)
+	}
+	if got := g.DameFilled(); len(got) != 1 || got[0].Point != dame {
+		t.Errorf("dame filled %v", got)
+	}
+	if err := g.TakeBackFill(pt(t, g, "A1")); !errors.Is(err, ErrNotFilled) {
+		t.Errorf("take back A1: %v, want ErrNotFilled", err)
+	}
+	if err := g.TakeBackFill(dame); err != nil || g.At(dame) != Empty {
+		t.Fatalf("take back G5: %v, %v there", err, g.At(dame))
+	}
+	if s, _ := g.Score(nil); s.Result != "W+6.5" {
+		t.Errorf("count with G5 open again, read literally: %s, want W+6.5", s.Result)
+	}
+	if err := g.FillDame(Move{Color: Black, Point: dame}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := g.Resume(White); err != nil {
+		t.Fatal(err)
+	}
+	if g.At(dame) != Empty || len(g.DameFilled()) != 0 {
+		t.Errorf("resuming play left the dame stone on G5")
+	}
+	if err := verify(g); err != nil {
+		t.Error(err)
+	}
 }

@@ -105,6 +105,8 @@ type Game struct {
 	confirmation bool
 	result       string       // set when the game Ended
 	retracted    map[int]Move // AGA rule 8: move number -> the illegal move retracted there
+	fills        []Move       // dame filled after the stop (FillDame): stones on the board that are not moves
+	passKo       int          // the ko cell the pass being executed is for (PassForKo); 0: the mover's oldest ban
 }
 
 // NewGame starts an empty game on a size x size board (2..25) with Black to move.
@@ -142,6 +144,7 @@ func (g *Game) Reset() {
 	g.confirmation = false
 	g.result = ""
 	g.retracted = nil
+	g.fills = nil
 }
 
 // Size returns the board size.
@@ -378,6 +381,7 @@ func (g *Game) Apply(m Move) (Played, error) {
 	}
 	g.st.toMove = m.Color
 	if g.st.phase == Stopped {
+		g.clearFills()
 		g.st.phase = Playing
 	}
 	g.execute(m, p, Move{}, false)
@@ -442,13 +446,17 @@ func (g *Game) execute(m Move, p int, retracted Move, isRetract bool) {
 			st.allAlive = true
 		}
 		if g.confirmation && st.nbans > 0 {
+			// Art. 7.2: a pass lifts the ban of one ko, the one it is for (PassForKo), else the
+			// mover's oldest; the mover's other kos stay banned until a pass for each.
 			var kept [4]koBan
-			k := int8(0)
+			k, lifted := int8(0), false
 			for _, ban := range st.bans[:st.nbans] {
-				if ban.color != c {
-					kept[k] = ban
-					k++
+				if !lifted && ban.color == c && (g.passKo == 0 || int(ban.cell) == g.passKo) {
+					lifted = true
+					continue
 				}
+				kept[k] = ban
+				k++
 			}
 			st.bans, st.nbans = kept, k
 		}
@@ -521,11 +529,13 @@ func (g *Game) Repetition() (earlier int, ok bool) {
 	return int(r.repeats), true
 }
 
-// Undo takes back the last move and restores everything it changed.
+// Undo takes back the last move and restores everything it changed (dame stones placed after the
+// stop, FillDame, are taken off first).
 func (g *Game) Undo() error {
 	if len(g.hist) == 0 {
 		return ErrNothingToUndo
 	}
+	g.clearFills()
 	r := g.hist[len(g.hist)-1]
 	g.hist = g.hist[:len(g.hist)-1]
 	if r.inserted {
@@ -679,7 +689,8 @@ func (g *Game) PlaceFreeHandicap(ps []Point) error {
 // Resume restarts a stopped game after a disagreement about the dead stones. Under
 // ResumeOpponentOfLastPasser (AGA rule 10) the opponent of the player who passed last moves first; under
 // ResumeOtherThanRequester (Japanese art. 9.3) the requester's opponent moves first. Prisoners taken
-// afterwards count as usual; see AllAlive for the four-pass rule.
+// afterwards count as usual; see AllAlive for the four-pass rule. Dame stones placed after the stop
+// (FillDame) are taken off: they were not moves.
 func (g *Game) Resume(requester Color) error {
 	if requester != Black && requester != White {
 		return ErrBadColor
@@ -697,6 +708,7 @@ func (g *Game) Resume(requester Color) error {
 			}
 		}
 	}
+	g.clearFills()
 	g.st.phase = Playing
 	g.st.stopPasses = 0
 	g.st.whiteOwes = false
@@ -775,6 +787,7 @@ func (g *Game) clone() *Game {
 	c.log = slices.Clone(g.log)
 	c.table = g.table.clone()
 	c.handicap = slices.Clone(g.handicap)
+	c.fills = slices.Clone(g.fills)
 	if g.retracted != nil {
 		c.retracted = make(map[int]Move, len(g.retracted))
 		for k, v := range g.retracted {

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -762,5 +763,52 @@ func TestReset(t *testing.T) {
 		if err := verify(g); err != nil {
 			t.Fatal(err)
 		}
+	}
+}
+
+// TestJapaneseArt72EachKoOnItsOwn: during confirmation (art. 7.2) a player banned from two kos
+// passes for each on its own: a pass for one ko lifts that ban only, and a plain pass lifts the
+// oldest.
+func TestJapaneseArt72EachKoOnItsOwn(t *testing.T) {
+	g := diagram(t, "japanese", Black,
+		". X O . . . X O .",
+		"X O . O . X O . O",
+		". X O . . . X O .",
+		". . . . . . . . .",
+		". . . . . . . . .",
+		". . . . . . . . .",
+		". . . . . . . . .",
+		". . . . . . . . .",
+		". . . . . . . . .",
+	)
+	mustPlay(t, g, "B pass", "W pass")
+	c, err := g.Confirmation(Black)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.PassForKo(Black, pt(t, c, "B8")); !errors.Is(err, ErrNoKoBan) {
+		t.Fatalf("a pass for a ko with no ban: %v", err)
+	}
+	mustPlay(t, c, "B C8", "W E1", "B H8") // White is banned from B8 and G8
+	if got := fmt.Sprint(c.KoBans(White)); got != fmt.Sprint([]Point{pt(t, c, "B8"), pt(t, c, "G8")}) || !c.InConfirmation() {
+		t.Fatalf("White's bans %s", got)
+	}
+	if _, err := c.PassForKo(White, pt(t, c, "G8")); err != nil {
+		t.Fatal(err)
+	}
+	mustPlay(t, c, "B E2", "W G8", "B E3", "W E5") // the ko White passed for
+	if reason(t, c.Check(Move{Color: Black, Point: pt(t, c, "H8")})) != KoConfirmation {
+		t.Error("Black retakes H8 without passing for it")
+	}
+	mustPlay(t, c, "B E6")
+	if err := c.Check(Move{Color: White, Point: pt(t, c, "B8")}); reason(t, err) != KoConfirmation {
+		t.Fatalf("White retakes B8 without passing for it: %v", err)
+	}
+	mustPlay(t, c, "W pass", "B E4", "W B8") // a plain pass lifts the oldest ban, B8's
+	if got := c.KoBans(White); len(got) != 0 {
+		t.Errorf("White's bans left: %v", got)
+	}
+	if g.InConfirmation() || len(g.KoBans(White)) != 0 {
+		t.Error("the real game is in confirmation")
 	}
 }

@@ -271,7 +271,8 @@ func (g *Game) markSeki(cells []Color, region []int32, regions []regionInfo) []P
 // a colour whose stone there captures nothing and leaves its own chain at least two liberties (a stone
 // left in atari could be taken, which is what makes the shared liberties of a seki unfillable). Of the
 // two colours it prefers the one whose side the point's empty neighbours are on (closing a gap in a
-// wall), then one that puts no opposing chain in atari, then Black. When no such dame is left, a gap two
+// wall), else the one whose side the regions behind them are on (each with the point taken as filled
+// touches only that colour: a gap in front of a territory however wide), then one that puts no opposing chain in atari, then Black. When no such dame is left, a gap two
 // points wide is narrowed from one side (see below) and the filling goes on. What stays open is real seki.
 func (g *Game) fillDame(cells []Color) []Color {
 	b := g.b
@@ -335,6 +336,35 @@ func (g *Game) fillDame(cells []Color) []Color {
 		}
 		return libs(i, 2) >= 2, atari
 	}
+	// regionSide says which colours' stones the empty region through q touches, with the point
+	// blocked taken as filled (so that a dame's side is the territory behind it, however wide).
+	rseen := make([]int32, len(work))
+	rstamp := int32(0)
+	var rstack []int
+	regionSide := func(q, blocked int) (black, white bool) {
+		rstamp++
+		rseen[q], rseen[blocked] = rstamp, rstamp
+		rstack = append(rstack[:0], q)
+		for len(rstack) > 0 {
+			s := rstack[len(rstack)-1]
+			rstack = rstack[:len(rstack)-1]
+			for _, d := range b.dirs {
+				r := s + d
+				switch work[r] {
+				case Empty:
+					if rseen[r] != rstamp {
+						rseen[r] = rstamp
+						rstack = append(rstack, r)
+					}
+				case Black:
+					black = true
+				case White:
+					white = true
+				}
+			}
+		}
+		return black, white
+	}
 	// nearOpp says whether an empty neighbour of i (i itself taken as empty) touches c's opponent.
 	nearOpp := func(i int, c Color) bool {
 		for _, d := range b.dirs {
@@ -350,7 +380,9 @@ func (g *Game) fillDame(cells []Color) []Color {
 			if c != Empty || !touches(i, Black, -1) || !touches(i, White, -1) {
 				continue
 			}
-			var side [3]int // empty neighbours next to only one colour's stones
+			// side: empty neighbours next to only one colour's stones; rside: empty neighbours whose
+			// region (without i) touches only one colour's stones, which decides when side does not.
+			var side, rside [3]int
 			for _, d := range b.dirs {
 				if q := i + d; work[q] == Empty {
 					nb, nw := touches(q, Black, i), touches(q, White, i)
@@ -358,6 +390,12 @@ func (g *Game) fillDame(cells []Color) []Color {
 						side[Black]++
 					} else if nw && !nb {
 						side[White]++
+					}
+					rb, rw := regionSide(q, i)
+					if rb && !rw {
+						rside[Black]++
+					} else if rw && !rb {
+						rside[White]++
 					}
 				}
 			}
@@ -367,7 +405,7 @@ func (g *Game) fillDame(cells []Color) []Color {
 				if !ok {
 					continue
 				}
-				key := side[col] * 4
+				key := side[col]*32 + rside[col]*4
 				if !atari {
 					key += 2
 				}
@@ -395,8 +433,29 @@ func (g *Game) fillDame(cells []Color) []Color {
 			}
 			for _, col := range []Color{Black, White} {
 				if touches(i, col, -1) && !touches(i, col.Opponent(), -1) && nearOpp(i, col) {
-					if ok, _ := try(i, col); ok {
-						work[i] = col
+					// A stone of col that broke into the other colour's territory (a dame filled
+					// from the wrong side) is closed off by that colour: the point's side is then
+					// the territory behind it, and the other colour fills it when it can.
+					var side [3]int
+					for _, d := range b.dirs {
+						if q := i + d; work[q] == Empty {
+							if nb, nw := regionSide(q, i); nb != nw {
+								if nb {
+									side[Black]++
+								} else {
+									side[White]++
+								}
+							}
+						}
+					}
+					fill := col
+					if opp := col.Opponent(); side[opp] > side[col] {
+						if ok, _ := try(i, opp); ok {
+							fill = opp
+						}
+					}
+					if ok, _ := try(i, fill); ok {
+						work[i] = fill
 						changed = true
 						break
 					}

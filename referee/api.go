@@ -215,13 +215,17 @@ type State struct {
 	QueuedPresses int
 	Banner        Verdict        // the current message (Kind VerdictNone when there is nothing to say)
 	History       []Verdict      // the latest verdicts, newest last (at most HistoryLen)
+	Rulings       []Verdict      // the game's rulings (IsRuling), oldest first (at most RulingsLen)
 	Expected      []engine.Point // points where the board must change to match the game (highlight), if any
 	// Marking and counting.
-	Dead            []engine.Point // stones marked dead (PhaseMarking, PhaseEnded)
-	ProposalPending bool           // the GTP engine's dead-stone proposal is being computed
-	FromProposal    bool           // the marking is the engine's proposal, unchanged
-	Score           *engine.Score  // the count of the current marking (PhaseMarking) or the final one
-	Result          string         // SGF result ("B+3.5", "W+R", "B+T", "0", "Void"); "" until ended
+	Dead            []engine.Point     // stones marked dead (PhaseMarking, PhaseEnded)
+	ProposalPending bool               // the GTP engine's dead-stone proposal is being computed
+	FromProposal    bool               // the marking is the engine's proposal, unchanged
+	Score           *engine.Score      // the count of the current marking (PhaseMarking) or the final one
+	Dame            DameState          // dame filling after the stop (Japanese rules art. 8)
+	Repetition      *Repetition        // a whole-board repetition standing (Japanese rules art. 12; PhasePlaying), nil if none
+	Confirmation    *ConfirmationState // the confirmation of life and death by play (Japanese rules art. 7.2; PhaseMarking), nil if none
+	Result          string             // SGF result ("B+3.5", "W+R", "B+T", "0", "Void"); "" until ended
 	// Files and recovery.
 	SGFPath     string // where the game's SGF is rewritten after each move
 	GamePath    string // where the finished game was filed in the games directory (PhaseEnded)

@@ -116,10 +116,21 @@ type core struct {
 	propGen  int // bumps on every entry into marking, so stale proposals are dropped
 	propBusy bool
 	confirm  [3]bool
-	score    *engine.Score
-	result   string
-	banner   Verdict
-	history  []Verdict
+	// dameAsked: both players confirmed with dame still open (Japanese art. 8) and were asked to
+	// fill them or confirm again (see dameBeforeCount).
+	dameAsked bool
+	// repeat is the whole-board repetition standing under Japanese art. 12 (nil: none), and
+	// repeatSeen how often each repeated position (by the move after which it first stood) came
+	// back since the last stone that did not repeat (see noteRepetition).
+	repeat     *Repetition
+	repeatSeen map[int]int
+	// conf is the confirmation of life and death by play in progress (Japanese art. 7.2), nil if none.
+	conf    *confirmation
+	score   *engine.Score
+	result  string
+	banner  Verdict
+	history []Verdict
+	rulings []Verdict // the game's rulings, oldest first (rulings.go)
 }
 
 // newCore returns an empty core (no game set up).
@@ -218,6 +229,14 @@ func (t *core) apply(ev *event) error {
 		return t.applyResume(ev.Color, ev.At)
 	case kindResign:
 		return t.applyResign(ev.Color, ev.At)
+	case kindVoid:
+		return t.applyVoid(ev.Color, ev.At)
+	case kindConfStart:
+		return t.applyConfStart(ev.Color, ev.At)
+	case kindConfPass:
+		return t.applyConfPass(ev)
+	case kindConfEnd:
+		return t.applyConfEnd(ev.At)
 	case kindResumeClocks:
 		return t.applyResumeClocks(ev.At)
 	case kindFlag:

@@ -135,6 +135,8 @@ func (t *core) checkDirector(a DirectorAction) error {
 		if t.phase != PhaseHalted {
 			return fmt.Errorf("%w: the game is not halted", ErrPhase)
 		}
+	case DirectorPlay:
+		return t.checkPlay(a)
 	default:
 		return fmt.Errorf("%w: unknown director action %q", ErrPhase, a.Kind)
 	}
@@ -196,6 +198,13 @@ func (t *core) applyDirector(a DirectorAction, at time.Time) error {
 		t.setBanner(Verdict{Kind: VerdictDirector, At: at, Points: pts, Says: ps})
 	}
 	switch a.Kind {
+	case DirectorUndo, DirectorCorrect:
+		t.repeat, t.repeatSeen = nil, nil // the record changes: a repetition is looked for afresh
+		t.conf = nil                      // and a confirmation by play started on it is over
+	}
+	switch a.Kind {
+	case DirectorPlay:
+		return t.applyPlay(a, at)
 	case DirectorUndo:
 		n := g.MoveNumber()
 		last := g.Moves()[n-1]

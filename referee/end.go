@@ -38,20 +38,26 @@ func (t *core) enterStop(at time.Time) {
 	}
 	t.paused = false
 	if g.AllAlive() {
-		t.comment("Four passes in a row after the resumption: every stone on the board is alive (AGA rule 10).")
+		// count comments the four passes with the result.
 		t.dead = map[engine.Point]bool{}
 		t.count(at, phrase("Four passes in a row after the resumption: every stone is alive (AGA rule 10)."))
 		return
 	}
 	t.phase = PhaseMarking
+	t.repeat, t.repeatSeen = nil, nil
 	t.dead = map[engine.Point]bool{}
 	t.fromProp = false
 	t.propGen++
 	t.confirm = [3]bool{}
+	t.dameAsked = false
 	t.rescore()
 	t.comment("The game stopped after two passes.")
-	t.setBanner(Verdict{Kind: VerdictStopped, At: at,
-		Says: []Phrase{phrase("Two passes stop the game. Mark the dead stones (touch a group, or take its stones off the board), then both players press their clock to confirm; or ask to resume play.")}})
+	says := []Phrase{phrase("Two passes stop the game. Mark the dead stones (touch a group, or take its stones off the board), then both players press their clock to confirm; or ask to resume play.")}
+	if open := t.openDame(); len(open) > 0 {
+		says = append(says, phrase("Open dame at {{.Points}}: fill them before confirming (a stone on each; dame filling is not a move).",
+			"Points", vertices(size, open)))
+	}
+	t.setBanner(Verdict{Kind: VerdictStopped, At: at, Points: t.openDame(), Says: says})
 	if t.cfg.HasProposer {
 		t.propBusy = true
 		t.emit(ProposeDead{Gen: t.propGen})
@@ -130,6 +136,7 @@ func (t *core) applyProposal(ev *event, at time.Time) error {
 // markingChanged resets the confirmations and recounts after a change of the marking.
 func (t *core) markingChanged() {
 	t.fromProp = false
+	t.dameAsked = false
 	t.confirm = [3]bool{}
 	t.rescore()
 }
@@ -194,11 +201,14 @@ func (t *Table) Confirm(c engine.Color, at time.Time) error {
 }
 
 func (t *core) applyConfirm(c engine.Color, at time.Time) error {
-	if t.phase != PhaseMarking || (c != engine.Black && c != engine.White) {
+	if t.phase != PhaseMarking || t.conf != nil || (c != engine.Black && c != engine.White) {
 		return nil
 	}
 	t.confirm[c] = true
 	if t.confirm[c.Opponent()] {
+		if !t.dameBeforeCount(at) {
+			return nil
+		}
 		t.count(at)
 		return nil
 	}
@@ -228,6 +238,7 @@ func (t *core) count(at time.Time, prefix ...Phrase) {
 	if len(dead) > 0 {
 		t.comment(fmt.Sprintf("Dead stones agreed: %s.", vertices(size, dead)))
 	}
+	t.dameNote()
 	t.comment(sentences(says))
 	t.end(sc.Result, at, says)
 }
@@ -248,6 +259,8 @@ func (t *core) applyResume(req engine.Color, at time.Time) error {
 		return fmt.Errorf("%w: resume outside marking", ErrPhase)
 	}
 	g := t.game
+	t.conf = nil
+	fills := g.DameFilled()
 	if err := g.Resume(req); err != nil {
 		return err
 	}
@@ -267,8 +280,18 @@ func (t *core) applyResume(req engine.Color, at time.Time) error {
 		rule = word("Japanese rules art. 9")
 	}
 	t.comment(fmt.Sprintf("Play resumed at %s's request (%s); %s to play.", title(req), rule, title(g.ToMove())))
-	t.setBanner(Verdict{Kind: VerdictInfo, Color: req, At: at,
-		Says: []Phrase{phrase("Play resumes at {{.Color}}'s request ({{.Rule}}): {{.ToMove}} to play.", "Color", title(req), "Rule", rule, "ToMove", title(g.ToMove()))}})
+	says := []Phrase{phrase("Play resumes at {{.Color}}'s request ({{.Rule}}): {{.ToMove}} to play.", "Color", title(req), "Rule", rule, "ToMove", title(g.ToMove()))}
+	var pts []engine.Point
+	if len(fills) > 0 {
+		for _, m := range fills {
+			pts = append(pts, m.Point)
+		}
+		pts = sortedPoints(pts)
+		t.differs = pts
+		says = append(says, phrase("Take the dame stones at {{.Points}} off the board first: dame filling after the stop is not a move.",
+			"Points", vertices(g.Size(), pts)))
+	}
+	t.setBanner(Verdict{Kind: VerdictInfo, Color: req, At: at, Points: pts, Says: says})
 	t.emit(RecordChanged{})
 	return nil
 }

@@ -233,7 +233,11 @@ func (t *core) obsMatters(o observe.Observation) bool {
 		}
 		return len(t.differs) > 0 && fits(o.Size, t.game.Board(), o)
 	case PhaseMarking:
-		return len(t.removedChains(o)) > 0
+		if t.conf != nil {
+			return t.pending != nil
+		}
+		added, taken := t.dameChanges(o)
+		return len(t.removedChains(o)) > 0 || len(added) > 0 || len(taken) > 0
 	}
 	return false
 }
@@ -278,8 +282,15 @@ func (t *core) applyObs(o observe.Observation) error {
 				Says: []Phrase{phrase("The board matches the game again: {{.Color}} to play.", "Color", title(t.game.ToMove()))}})
 		}
 	case PhaseMarking:
+		if t.conf != nil {
+			if t.pending != nil {
+				t.resolveConf(o)
+			}
+			return nil
+		}
 		chains := t.removedChains(o)
 		if len(chains) == 0 {
+			t.applyDame(o)
 			return nil
 		}
 		var all []engine.Point
@@ -293,6 +304,7 @@ func (t *core) applyObs(o observe.Observation) error {
 		t.setBanner(Verdict{Kind: VerdictMarking, At: o.Time, Points: sortedPoints(all),
 			Says: []Phrase{phrase("Stones taken off the board count as dead: {{.Points}}. Both players press their clock to confirm.",
 				"Points", vertices(t.game.Size(), sortedPoints(all)))}})
+		t.applyDame(o)
 	}
 	return nil
 }
@@ -310,14 +322,17 @@ func (t *core) removedChains(o observe.Observation) [][]engine.Point {
 			continue
 		}
 		chain := g.Chain(p)
-		gone := true
+		gone, real := true, false
 		for _, q := range chain {
 			done[q] = true
 			if o.Stones[q.Y*size+q.X] != observe.Empty {
 				gone = false
 			}
+			if !t.isFill(q) {
+				real = true
+			}
 		}
-		if gone {
+		if gone && real { // a dame stone taken back is not a dead stone (see applyDame)
 			out = append(out, chain)
 		}
 	}
@@ -573,6 +588,12 @@ func (t *core) pressNow(p clock.Press, at, now time.Time) error {
 		}
 		t.setBanner(Verdict{Kind: VerdictInfo, At: at, Says: []Phrase{phrase("Play is halted: the director must rule before play continues.")}})
 	case PhaseMarking:
+		if t.conf != nil {
+			if t.pending != nil {
+				return nil // the press before is still being checked
+			}
+			return t.confPress(c, at, deadline)
+		}
 		if c != engine.Empty {
 			return t.applyConfirm(c, at)
 		}
@@ -1017,6 +1038,9 @@ func (t *core) accept(played engine.Played, at time.Time, comment string) {
 		v.Says = []Phrase{says}
 	}
 	t.setBanner(v)
+	if t.noteRepetition(played, at) {
+		return
+	}
 	if g.Phase() == engine.Stopped {
 		t.enterStop(at)
 	}

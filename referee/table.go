@@ -16,7 +16,6 @@ import (
 	"tengen/clock"
 	"tengen/engine"
 	"tengen/referee/journal"
-	"tengen/vision/observe"
 )
 
 // DeadProposer proposes the dead stones of a stopped game (a GTP engine such as GNU Go). The
@@ -435,6 +434,7 @@ func (t *core) setBanner(v Verdict) {
 	if len(t.history) > HistoryLen {
 		t.history = slices.Clone(t.history[len(t.history)-HistoryLen:])
 	}
+	t.noteRuling(v)
 	t.emit(Said{Verdict: v})
 }
 
@@ -462,6 +462,7 @@ func (t *Table) State() State {
 		QueuedPresses:   len(t.queue),
 		Banner:          t.banner,
 		History:         slices.Clone(t.history),
+		Rulings:         slices.Clone(t.rulings),
 		ProposalPending: t.propBusy,
 		FromProposal:    t.fromProp,
 		Result:          t.result,
@@ -505,6 +506,9 @@ func (t *Table) State() State {
 		s.Expected = slices.Clone(t.differs)
 	}
 	s.Dead = t.deadList()
+	s.Dame = t.dameState()
+	s.Repetition = t.repetitionState()
+	s.Confirmation = t.confirmationState()
 	if t.score != nil {
 		sc := *t.score
 		s.Score = &sc
@@ -587,6 +591,12 @@ func (t *Table) NewGame(at time.Time) error {
 	dir := t.opts.JournalDir
 	name := at.UTC().Format("20060102T150405Z") + "_" + strings.TrimSuffix(GameFileName(t.setup), ".sgf")
 	archive := filepath.Join(dir, "done", name)
+	for i := 2; ; i++ { // never into an earlier game's folder (two games filed within a second)
+		if _, err := os.Stat(archive); errors.Is(err, os.ErrNotExist) {
+			break
+		}
+		archive = filepath.Join(dir, "done", fmt.Sprintf("%s-%d", name, i))
+	}
 	if err := os.MkdirAll(archive, 0o755); err != nil {
 		return fmt.Errorf("referee: new game: %w", err)
 	}
@@ -617,21 +627,16 @@ func (t *Table) NewGame(at time.Time) error {
 	if err := t.reopenJournal(nil); err != nil {
 		return err
 	}
-	// Back to a blank table.
-	t.seq, t.lastAt, t.presses = 0, time.Time{}, 0
-	t.setup, t.rules, t.game, t.clk = Setup{}, engine.Rules{}, nil, nil
-	t.phase, t.paused = PhaseSetup, false
-	t.stab.Reset()
-	t.raw, t.hasRaw, t.seen, t.hasSeen = observe.Observation{}, false, observe.Observation{}, false
-	t.rawSince, t.evaluated = time.Time{}, false
-	t.pending, t.capture, t.differs, t.halted, t.queue = nil, nil, nil, nil, nil
-	t.notes = map[int]*moveNote{}
-	t.dead = map[engine.Point]bool{}
-	t.fromProp, t.propBusy = false, false
-	t.propGen++
-	t.confirm = [3]bool{}
-	t.score, t.result, t.gamePath, t.recovery = nil, "", "", ""
-	t.history = nil
+	// Back to a blank table: a fresh core, so that no state of the last game (a field added later
+	// included) outlives it; only what describes the table and its camera carries over.
+	view := t.view
+	*t.core = *newCore(t.cfg, t.live, t.opts.Hold)
+	t.view = view
+	if t.opts.MinConfidence > 0 {
+		t.stab.SetMinConfidence(t.opts.MinConfidence)
+	}
+	t.seq = 0
+	t.gamePath, t.recovery = "", ""
 	says := []Phrase{phrase("The last game is filed. Set up the next game.")}
 	t.banner = Verdict{Kind: VerdictInfo, At: at, Says: says, Message: sentences(says)}
 	t.bump()

@@ -421,7 +421,13 @@ func TestTransitions(t *testing.T) {
 					h.tab.Resume(engine.White, h.now())
 				}
 			}
-		}, phase: PhaseEnded, banner: VerdictResult, contains: []string{"every stone is alive"}, moves: "B E5 W B2 B pass W pass B pass W pass"},
+		}, phase: PhaseEnded, banner: VerdictResult, contains: []string{"every stone is alive"}, moves: "B E5 W B2 B pass W pass B pass W pass",
+			check: func(t *testing.T, h *harness, s State) {
+				// AGA rule 10 is said once in the record (it was commented twice).
+				if rec := string(h.tab.Record().MarshalSGF()); strings.Count(rec, "AGA rule 10).") != 1 {
+					t.Errorf("the record says AGA rule 10's four passes %d times:\n%s", strings.Count(rec, "AGA rule 10)."), rec)
+				}
+			}},
 		{name: "end/white owes the last pass", size: 9, steps: func(h *harness) {
 			start(h, nil)
 			h.move(engine.Black, "E5")

@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"errors"
+	"fmt"
 	"image"
 	"time"
 
@@ -25,6 +27,7 @@ const (
 	ScreenCamera
 	ScreenDirector
 	ScreenLanguage
+	ScreenRulings // the game's rulings
 )
 
 // Handlers connect the screens to the referee and the hardware. Nil handlers disable what they do.
@@ -35,8 +38,11 @@ type Handlers struct {
 	Setup      func(referee.Setup) error
 	Director   func(pin string, a referee.DirectorAction) error
 	ExportSGF  func(pin string) (string, error)
-	Camera     CameraHandlers
-	Language   func(code string) // told after the language changed (to save it, for example)
+	// NextGame files the finished game and readies the table for the next (the director's
+	// PIN checked); Setup after the game is over does the same before it sets the new game up.
+	NextGame func(pin string) error
+	Camera   CameraHandlers
+	Language func(code string) // told after the language changed (to save it, for example)
 	// SetupDefaults fill the set-up screen when no game is set up (the table's configuration).
 	SetupDefaults referee.Setup
 	Now           func() time.Time // press times; nil = time.Now
@@ -57,6 +63,7 @@ type App struct {
 	setup    *SetupScreen
 	camera   *CameraScreen
 	director *DirectorScreen
+	rulings  *RulingsScreen
 	setupKB  fyne.CanvasObject // the set-up screen with its on-screen keyboard
 	dirKB    fyne.CanvasObject // the director's panel with its on-screen keyboard
 	shown    fyne.CanvasObject
@@ -80,7 +87,9 @@ func NewApp(win fyne.Window, h Handlers) *App {
 
 // build makes every screen (again, after a language change).
 func (a *App) build() {
-	a.table = NewTableScreen(func() { a.Show(ScreenMenu) })
+	a.table = NewTableScreen(func() { a.Show(ScreenMenu) }, func() { a.Show(ScreenRulings) })
+	a.rulings = NewRulingsScreen(func() { a.Show(ScreenGame) })
+	a.rulings.SetState(a.st)
 	a.count = NewCountScreen(CountHandlers{
 		ToggleDead: func(p engine.Point) {
 			if a.h.ToggleDead != nil {
@@ -99,22 +108,14 @@ func (a *App) build() {
 				_ = a.h.Resume(c)
 			}
 		},
-		Menu: func() { a.Show(ScreenMenu) },
+		Menu:     func() { a.Show(ScreenMenu) },
+		NextGame: func() { a.Show(ScreenDirector) },
 	})
 	initial := a.st.Setup
 	if initial.Rules == "" && initial.Size == 0 {
 		initial = a.h.SetupDefaults
 	}
-	a.setup = NewSetupScreen(initial, func(s referee.Setup) error {
-		if a.h.Setup == nil {
-			return nil
-		}
-		if err := a.h.Setup(s); err != nil {
-			return err
-		}
-		a.Show(ScreenGame)
-		return nil
-	}, func() { a.Show(ScreenGame) })
+	a.buildSetup(initial)
 	cam := a.h.Camera
 	back := cam.Back
 	cam.Back = func() {
@@ -125,7 +126,6 @@ func (a *App) build() {
 	}
 	a.camera = NewCameraScreen(cam)
 	focused := func() fyne.Focusable { return a.win.Canvas().Focused() }
-	a.setupKB = withKeyboard(a.setup.Content(), focused)
 	defer func() { a.dirKB = withKeyboard(a.director.Content(), focused) }()
 	a.director = NewDirectorScreen(DirectorHandlers{
 		Act: func(pin string, act referee.DirectorAction) error {
@@ -135,8 +135,44 @@ func (a *App) build() {
 			return a.h.Director(pin, act)
 		},
 		ExportSGF: a.h.ExportSGF,
+		NextGame:  a.nextGame,
 		Back:      func() { a.Show(ScreenMenu) },
 	})
+}
+
+// buildSetup makes the set-up screen, filled with initial.
+func (a *App) buildSetup(initial referee.Setup) {
+	a.setup = NewSetupScreen(initial, func(s referee.Setup) error {
+		if a.h.Setup == nil {
+			return nil
+		}
+		if err := a.h.Setup(s); err != nil {
+			if errors.Is(err, referee.ErrPhase) {
+				return fmt.Errorf("%s", tr("A game is being played: the director ends it (Set the result) before the next one is set up."))
+			}
+			return err
+		}
+		a.Show(ScreenGame)
+		return nil
+	}, func() { a.Show(ScreenGame) })
+	a.setupKB = withKeyboard(a.setup.Content(), func() fyne.Focusable { return a.win.Canvas().Focused() })
+}
+
+// nextGame files the finished game and shows the set-up of the next one, filled with this game's
+// settings (rules, size, clock, event, table) without the players.
+func (a *App) nextGame(pin string) error {
+	if a.h.NextGame == nil {
+		return referee.ErrNoDirector
+	}
+	last := a.st.Setup
+	if err := a.h.NextGame(pin); err != nil {
+		return err
+	}
+	last.Black, last.White, last.Round, last.Date = referee.Player{}, referee.Player{}, "", ""
+	a.buildSetup(last)
+	a.st = referee.State{Phase: referee.PhaseSetup}
+	a.Show(ScreenGame)
+	return nil
 }
 
 // Screen returns the screen showing.
@@ -144,6 +180,9 @@ func (a *App) Screen() Screen { return a.screen }
 
 // Current returns the visible screen's root object (for tests).
 func (a *App) Current() fyne.CanvasObject { return a.shown }
+
+// Rulings returns the rulings list.
+func (a *App) Rulings() *RulingsScreen { return a.rulings }
 
 // Table returns the table screen.
 func (a *App) Table() *TableScreen { return a.table }
@@ -197,6 +236,7 @@ func (a *App) Update(st referee.State, cond Conditions) {
 	phaseChanged := st.Phase != a.st.Phase
 	a.st, a.cond = st, cond
 	a.table.SetView(TableViewOf(st, cond))
+	a.rulings.SetState(st)
 	if st.Phase == referee.PhaseMarking || st.Phase == referee.PhaseEnded {
 		a.count.SetView(CountViewOf(st))
 	}
@@ -232,6 +272,8 @@ func (a *App) show() {
 		c = a.dirKB
 	case ScreenLanguage:
 		c = a.languages()
+	case ScreenRulings:
+		c = a.rulings.Content()
 	default:
 		c = a.gameScreen()
 	}
@@ -252,6 +294,7 @@ func (a *App) menu() fyne.CanvasObject {
 		item(tr("Camera and board"), theme.VisibilityIcon(), ScreenCamera),
 		item(tr("Director"), theme.AccountIcon(), ScreenDirector),
 		item(tr("Language"), theme.SettingsIcon(), ScreenLanguage),
+		item(tr("Rulings"), theme.ListIcon(), ScreenRulings),
 	))
 }
 

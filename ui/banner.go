@@ -13,6 +13,24 @@ import (
 // SetView shows a BannerView (redrawing only when it changed) and View returns it.
 type Banner struct {
 	viewWidget[BannerView]
+	// OnTapped, when set, is called on a tap on the banner (the ruling panel closes on a tap).
+	OnTapped func()
+	// ruling: the banner is the table's ruling panel, in large type (readable at 1 m at 800x480).
+	ruling bool
+}
+
+// NewRulingPanel returns the banner that shows a ruling in large type until the next move or a tap.
+func NewRulingPanel(onTapped func()) *Banner {
+	b := &Banner{OnTapped: onTapped, ruling: true}
+	b.ExtendBaseWidget(b)
+	return b
+}
+
+// Tapped calls OnTapped.
+func (b *Banner) Tapped(*fyne.PointEvent) {
+	if b.OnTapped != nil {
+		b.OnTapped()
+	}
 }
 
 // NewBanner returns a banner showing v.
@@ -27,7 +45,8 @@ func NewBanner(v BannerView) *Banner {
 func (b *Banner) CreateRenderer() fyne.WidgetRenderer {
 	r := &bannerRenderer{b: b, bg: canvas.NewRectangle(color.Transparent),
 		title: &textBlock{style: fyne.TextStyle{Bold: true}, align: fyne.TextAlignCenter},
-		body:  &textBlock{align: fyne.TextAlignCenter}}
+		body:  &textBlock{align: fyne.TextAlignCenter},
+		hint:  &textBlock{align: fyne.TextAlignTrailing}}
 	r.bg.CornerRadius = 10
 	return r
 }
@@ -36,6 +55,7 @@ type bannerRenderer struct {
 	b           *Banner
 	bg          *canvas.Rectangle
 	title, body *textBlock
+	hint        *textBlock // the ruling panel's "tap to close"
 	objs        []fyne.CanvasObject
 }
 
@@ -86,6 +106,10 @@ func (r *bannerRenderer) Layout(sz fyne.Size) {
 		maxTitle, maxBody = 26, 20
 	}
 	inner := fyne.NewSize(sz.Width-2*pad, sz.Height-2*pad)
+	if r.b.ruling {
+		r.layoutRuling(v, pad, inner)
+		return
+	}
 	if v.Text == "" {
 		r.objs = append(r.objs, r.title.set(v.Title, fyne.NewPos(pad, pad), inner, maxTitle)...)
 		return
@@ -93,4 +117,18 @@ func (r *bannerRenderer) Layout(sz fyne.Size) {
 	titleH := inner.Height * 0.32
 	r.objs = append(r.objs, r.title.set(v.Title, fyne.NewPos(pad, pad), fyne.NewSize(inner.Width, titleH), maxTitle)...)
 	r.objs = append(r.objs, r.body.set(v.Text, fyne.NewPos(pad, pad+titleH), fyne.NewSize(inner.Width, inner.Height-titleH), maxBody)...)
+}
+
+// layoutRuling lays the ruling panel out in large type: the title on the left of its top row with
+// "tap to close" small on the right, and the sentences below, as large as they fit (up to 34 px).
+func (r *bannerRenderer) layoutRuling(v BannerView, pad float32, inner fyne.Size) {
+	const titleSize, bodySize, hintSize = 30, 34, 17
+	titleH := min(inner.Height*0.25, titleSize*1.32)
+	hint := tr("Tap to close")
+	hintW := fyne.MeasureText(hint, hintSize, fyne.TextStyle{}).Width + 4
+	r.hint.col = r.title.col
+	r.objs = append(r.objs, r.hint.set(hint, fyne.NewPos(pad+inner.Width-hintW, pad), fyne.NewSize(hintW, titleH), hintSize)...)
+	r.title.align = fyne.TextAlignLeading
+	r.objs = append(r.objs, r.title.set(v.Title, fyne.NewPos(pad, pad), fyne.NewSize(inner.Width-hintW-pad, titleH), titleSize)...)
+	r.objs = append(r.objs, r.body.set(v.Text, fyne.NewPos(pad, pad+titleH), fyne.NewSize(inner.Width, inner.Height-titleH), bodySize)...)
 }

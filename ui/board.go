@@ -20,6 +20,46 @@ type Board struct {
 	widget.BaseWidget
 	view     BoardView
 	OnTapped func(engine.Point)
+	// zoomFrom and zoomSide are the part of the board shown (a square of zoomSide points from
+	// zoomFrom); zoomSide 0 shows the whole board.
+	zoomFrom engine.Point
+	zoomSide int
+}
+
+// Zoom shows only the square of side points from the point from (clamped to the board); side 0 or
+// the board's size shows the whole board.
+func (b *Board) Zoom(from engine.Point, side int) {
+	n := b.view.Size
+	if side <= 0 || side >= n {
+		from, side = engine.Point{}, 0
+	} else {
+		from.X = max(0, min(from.X, n-side))
+		from.Y = max(0, min(from.Y, n-side))
+	}
+	if from == b.zoomFrom && side == b.zoomSide {
+		return
+	}
+	b.zoomFrom, b.zoomSide = from, side
+	b.Refresh()
+}
+
+// Zoomed reports whether only part of the board is shown, and which (the first point and the side).
+func (b *Board) Zoomed() (engine.Point, int, bool) { return b.zoomFrom, b.zoomSide, b.zoomSide > 0 }
+
+// window is the part of the board shown: its first point and its side in points.
+func (b *Board) window() (engine.Point, int) {
+	if b.zoomSide > 0 && b.zoomSide < b.view.Size {
+		return b.zoomFrom, b.zoomSide
+	}
+	return engine.Point{}, b.view.Size
+}
+
+// Geometry returns where intersection p is drawn in the widget and the lines' spacing (for the
+// tests and the zoomed marking's tap targets).
+func (b *Board) Geometry() (x0, y0, step float32) {
+	from, k := b.window()
+	g := windowGeometry(b.Size(), from, k)
+	return g.x0, g.y0, g.step
 }
 
 // NewBoard returns an empty board widget.
@@ -46,11 +86,12 @@ func (b *Board) Tapped(ev *fyne.PointEvent) {
 	if b.OnTapped == nil || b.view.Size < 2 {
 		return
 	}
-	g := boardGeometry(b.Size(), b.view.Size)
+	from, k := b.window()
+	g := windowGeometry(b.Size(), from, k)
 	x := int(math.Round(float64((ev.Position.X - g.x0) / g.step)))
 	y := int(math.Round(float64((ev.Position.Y - g.y0) / g.step)))
 	p := engine.Point{X: x, Y: y}
-	if p.In(b.view.Size) {
+	if p.In(b.view.Size) && inWindow(p, from, k) {
 		b.OnTapped(p)
 	}
 }
@@ -64,20 +105,35 @@ func (b *Board) CreateRenderer() fyne.WidgetRenderer {
 
 // geometry is where the grid lies inside the widget.
 type geometry struct {
-	x0, y0, step float32 // top-left intersection and spacing
+	x0, y0, step float32 // where intersection (0, 0) is (outside the widget when zoomed) and the spacing
 	side         float32 // the wooden square's side
 	left, top    float32 // the wooden square's corner
 }
 
-func boardGeometry(sz fyne.Size, n int) geometry {
+// coordBand is the width of the coordinates' band on each side of the grid, in line spacings.
+const coordBand = 0.5
+
+// boardGeometry is the geometry of a whole n x n board in a widget of size sz.
+func boardGeometry(sz fyne.Size, n int) geometry { return windowGeometry(sz, engine.Point{}, n) }
+
+// windowGeometry is the geometry of the square of k points from the point from, drawn to fill a
+// widget of size sz, with the coordinates' band around it.
+func windowGeometry(sz fyne.Size, from engine.Point, k int) geometry {
 	side := float32(math.Min(float64(sz.Width), float64(sz.Height)))
-	if n < 2 {
-		n = 2
+	if k < 2 {
+		k = 2
 	}
-	step := side / float32(n)
+	step := side / (float32(k) + 2*coordBand)
 	left := (sz.Width - side) / 2
 	top := (sz.Height - side) / 2
-	return geometry{x0: left + step/2, y0: top + step/2, step: step, side: side, left: left, top: top}
+	first := (coordBand + 0.5) * step
+	return geometry{x0: left + first - float32(from.X)*step, y0: top + first - float32(from.Y)*step, step: step,
+		side: side, left: left, top: top}
+}
+
+// inWindow reports whether p lies in the square of k points from the point from.
+func inWindow(p, from engine.Point, k int) bool {
+	return p.X >= from.X && p.Y >= from.Y && p.X < from.X+k && p.Y < from.Y+k
 }
 
 type boardRenderer struct {
@@ -90,7 +146,10 @@ type boardRenderer struct {
 	marks   []fyne.CanvasObject
 	markAt  []Mark // where each mark stands and what it is
 	objects []fyne.CanvasObject
+	coords  []*canvas.Text // the coordinates: letters above and below, numbers left and right
 	size    int
+	from    engine.Point // the window drawn (see Board.Zoom)
+	side    int
 }
 
 // placedShape is one glyph of the shapes font standing on an intersection.
@@ -156,12 +215,26 @@ func (r *boardRenderer) rebuild() {
 	if n < 2 || len(v.Stones) != n*n {
 		n = 0
 	}
-	if n != r.size {
-		r.size = n
+	from, k := r.b.window()
+	if n == 0 {
+		k = 0
+	}
+	if n != r.size || from != r.from || k != r.side {
+		r.size, r.from, r.side = n, from, k
 		r.lines = r.lines[:0]
-		for i := 0; i < 2*n; i++ {
+		for i := 0; i < 2*k; i++ {
 			l := canvas.NewLine(colLine)
 			r.lines = append(r.lines, l)
+		}
+		r.coords = r.coords[:0]
+		for i := 0; i < k; i++ {
+			col := engine.Point{X: from.X + i, Y: 0}.GTP(n)[:1]
+			row := engine.Point{X: 0, Y: from.Y + i}.GTP(n)[1:]
+			for _, s := range []string{col, col, row, row} {
+				t := canvas.NewText(s, colLine)
+				t.Alignment = fyne.TextAlignCenter
+				r.coords = append(r.coords, t)
+			}
 		}
 	}
 	r.shapes = r.shapes[:0]
@@ -176,6 +249,9 @@ func (r *boardRenderer) rebuild() {
 	for _, l := range r.lines {
 		r.objects = append(r.objects, l)
 	}
+	for _, c := range r.coords {
+		r.objects = append(r.objects, c)
+	}
 	for _, s := range r.shapes {
 		r.objects = append(r.objects, s.t)
 	}
@@ -188,6 +264,9 @@ func (r *boardRenderer) rebuild() {
 // rebuildShapes places the star points, territory, stones and dead crosses, one colour at a time.
 func (r *boardRenderer) rebuildShapes(v BoardView, n int) {
 	add := func(glyph rune, col color.NRGBA, kind shapeKind, p engine.Point) {
+		if !inWindow(p, r.from, r.side) {
+			return
+		}
 		i := len(r.shapes)
 		if i == len(r.texts) {
 			t := canvas.NewText("", col)
@@ -239,7 +318,7 @@ func (r *boardRenderer) rebuildShapes(v BoardView, n int) {
 
 // rebuildMarks makes the last-move ring and the verdicts' marks (few, so plain canvas objects).
 func (r *boardRenderer) rebuildMarks(v BoardView, n int) {
-	if v.HasLast && v.LastMove.In(n) {
+	if v.HasLast && v.LastMove.In(n) && inWindow(v.LastMove, r.from, r.side) {
 		c := v.At(v.LastMove)
 		ring := canvas.NewCircle(color.Transparent)
 		ring.StrokeWidth = 3
@@ -250,6 +329,9 @@ func (r *boardRenderer) rebuildMarks(v BoardView, n int) {
 		r.last = ring
 	}
 	for _, m := range v.Marks {
+		if !inWindow(m.Point, r.from, r.side) {
+			continue
+		}
 		switch m.Kind {
 		case MarkIllegal, MarkRemove:
 			col := colIllegal
@@ -272,8 +354,8 @@ func (r *boardRenderer) rebuildMarks(v BoardView, n int) {
 }
 
 func (r *boardRenderer) Layout(sz fyne.Size) {
-	n := r.size
-	g := boardGeometry(sz, max(n, 2))
+	n, from, k := r.size, r.from, r.side
+	g := windowGeometry(sz, from, max(k, 2))
 	r.bg.Move(fyne.NewPos(g.left, g.top))
 	r.bg.Resize(fyne.NewSize(g.side, g.side))
 	if n == 0 {
@@ -283,15 +365,56 @@ func (r *boardRenderer) Layout(sz fyne.Size) {
 		return fyne.NewPos(g.x0+float32(p.X)*g.step, g.y0+float32(p.Y)*g.step)
 	}
 	lw := float32(math.Max(1, float64(g.step)/22))
-	end := g.step * float32(n-1)
-	for i := 0; i < n; i++ {
+	// The lines run from the first point shown to the last, and half a spacing on where the board
+	// goes on beyond a zoomed window.
+	lo := func(first int) float32 {
+		if first > 0 {
+			return -0.35 * g.step
+		}
+		return 0
+	}
+	hi := func(first int) float32 {
+		end := g.step * float32(k-1)
+		if first+k < n {
+			end += 0.35 * g.step
+		}
+		return end
+	}
+	first := at(from)
+	for i := 0; i < k; i++ {
 		h, v := r.lines[2*i], r.lines[2*i+1]
 		h.StrokeWidth, v.StrokeWidth = lw, lw
 		off := float32(i) * g.step
-		h.Position1 = fyne.NewPos(g.x0, g.y0+off)
-		h.Position2 = fyne.NewPos(g.x0+end, g.y0+off)
-		v.Position1 = fyne.NewPos(g.x0+off, g.y0)
-		v.Position2 = fyne.NewPos(g.x0+off, g.y0+end)
+		h.Position1 = fyne.NewPos(first.X+lo(from.X), first.Y+off)
+		h.Position2 = fyne.NewPos(first.X+hi(from.X), first.Y+off)
+		v.Position1 = fyne.NewPos(first.X+off, first.Y+lo(from.Y))
+		v.Position2 = fyne.NewPos(first.X+off, first.Y+hi(from.Y))
+	}
+	// The coordinates, centred in the band around the grid (their boxes kept on the wood).
+	cs := g.step * 0.4
+	band := coordBand * g.step
+	for i := 0; i < k; i++ {
+		c := at(engine.Point{X: from.X + i, Y: from.Y + i})
+		for j, t := range r.coords[4*i : 4*i+4] {
+			t.TextSize = cs
+			t.Color = colLine
+			h := fyne.MeasureText(t.Text, cs, t.TextStyle).Height
+			var pos fyne.Position
+			bw := band
+			switch j {
+			case 0: // the column's letter above
+				pos, bw = fyne.NewPos(c.X-g.step/2, g.top+band/2-h/2), g.step
+			case 1: // and below
+				pos, bw = fyne.NewPos(c.X-g.step/2, g.top+g.side-band/2-h/2), g.step
+			case 2: // the row's number on the left
+				pos = fyne.NewPos(g.left, c.Y-h/2)
+			case 3: // and on the right
+				pos = fyne.NewPos(g.left+g.side-band, c.Y-h/2)
+			}
+			pos.Y = max(g.top, min(pos.Y, g.top+g.side-h))
+			t.Move(pos)
+			t.Resize(fyne.NewSize(bw, h))
+		}
 	}
 	square := func(o fyne.CanvasObject, p engine.Point, rad float32) {
 		c := at(p)

@@ -65,9 +65,10 @@ func TestBoardDrawStatesDoNotGrowWithStones(t *testing.T) {
 	}
 	e, f := states(empty), states(full)
 	t.Logf("draw states: empty 19x19 board %d, full board with territory and dead stones %d", e, f)
-	// Empty: the wood, 38 lines and the star points' run. Full adds the last-move ring and at most
-	// eight runs: two territories, live and dead stones of each colour, white rims, crosses.
-	if want := 1 + 2*n + 1; e != want {
+	// Empty: the wood, 38 lines, the coordinates on four sides and the star points' run. Full adds
+	// the last-move ring and at most eight runs: two territories, live and dead stones of each
+	// colour, white rims, crosses.
+	if want := 1 + 2*n + 4*n + 1; e != want {
 		t.Errorf("empty board: %d draw states, want %d", e, want)
 	}
 	if f > e+1+8 {
@@ -87,7 +88,7 @@ func TestBoardShapesAreCentred(t *testing.T) {
 	}
 	b := NewBoard()
 	b.SetView(v)
-	sz := fyne.NewSize(450, 450)
+	sz := fyne.NewSize(500, 500) // a whole number of pixels between lines (9 + 2 x 0.5 coordinate bands of 50 px)
 	img := capture(t, "board-centred", b, sz)
 	g := boardGeometry(b.Size(), n)
 	for i, p := range at {

@@ -22,7 +22,10 @@ import (
 type DirectorHandlers struct {
 	Act       func(pin string, a referee.DirectorAction) error
 	ExportSGF func(pin string) (string, error) // returns where the record was written
-	Back      func()
+	// NextGame files the finished game (its record kept, its journal archived) and readies the
+	// table for the next one.
+	NextGame func(pin string) error
+	Back     func()
 }
 
 // DirectorScreen is the director's panel behind a PIN pad: undo, correct the last move, adjust a
@@ -105,6 +108,13 @@ func NewDirectorScreen(h DirectorHandlers) *DirectorScreen {
 		}
 		return referee.DirectorAction{Kind: referee.DirectorCorrect, Move: m}, nil
 	}))
+	play := widget.NewButton(tr("Play this move (no camera)"), act(func() (referee.DirectorAction, error) {
+		m := strings.TrimSpace(d.Move.Text)
+		if m == "" {
+			return referee.DirectorAction{}, errors.New(tr("Type the move, e.g. D4 or pass"))
+		}
+		return referee.DirectorAction{Kind: referee.DirectorPlay, Move: m}, nil
+	}))
 	adjust := widget.NewButton(tr("Set the clock"), act(d.adjustAction))
 	end := widget.NewButton(tr("Set the result"), act(func() (referee.DirectorAction, error) {
 		r := strings.TrimSpace(d.Result.Text)
@@ -120,6 +130,16 @@ func NewDirectorScreen(h DirectorHandlers) *DirectorScreen {
 		path, err := d.h.ExportSGF(d.pin)
 		d.report(err, tr("Saved: {{.Path}}", "Path", path))
 	})
+	next := widget.NewButton(tr("File this game, set up the next"), func() {
+		if d.h.NextGame == nil {
+			return
+		}
+		err := d.h.NextGame(d.pin)
+		if errors.Is(err, referee.ErrPhase) {
+			err = errors.New(tr("The game is not over yet: set the result first."))
+		}
+		d.report(err, tr("Done."))
+	})
 	lock := widget.NewButton(tr("Lock"), d.back)
 	grid := container.NewGridWithColumns(2,
 		undo, container.NewBorder(nil, nil, nil, correct, d.Move),
@@ -127,6 +147,7 @@ func NewDirectorScreen(h DirectorHandlers) *DirectorScreen {
 		retract, export,
 		container.NewBorder(nil, nil, d.Side, nil, container.NewGridWithColumns(2, d.Time, d.Periods)), adjust,
 		d.Result, end,
+		play, next,
 	)
 	title := widget.NewLabelWithStyle(tr("Director"), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	d.panel = container.NewBorder(title, container.NewVBox(d.Message, lock), nil, nil, container.NewVScroll(grid))

@@ -152,7 +152,7 @@ func demoCount(t *testing.T) CountView {
 		t.Fatal(err)
 	}
 	v := CountView{Board: BoardView{Size: 9, Stones: g.Board(), Territory: sc.Territory}, Score: sc, HasScore: true,
-		BlackAgreed: true, Rules: "AGA"}
+		BlackAgreed: true, Rules: "AGA", Area: true}
 	for _, p := range dead {
 		v.Board.Marks = append(v.Board.Marks, Mark{Point: p, Kind: MarkDead})
 	}

@@ -139,6 +139,9 @@ func routine(k referee.VerdictKind) bool {
 // press being checked); with no verdict the banner says what the kiosk sees or the phase needs.
 func bannerView(st referee.State, cond Conditions) BannerView {
 	b := st.Banner
+	if noCameraAtStart(st, cond) {
+		return BannerView{Kind: BannerDiffers, Title: tr("No picture from the camera")}
+	}
 	if !routine(b.Kind) {
 		kind, title := verdictLook(b.Kind)
 		return BannerView{Kind: kind, Title: title, Text: saidText(b)}
@@ -159,6 +162,19 @@ func bannerView(st referee.State, cond Conditions) BannerView {
 		return BannerView{Kind: BannerIllegal, Title: tr("Play is halted"), Text: tr("Call the director.")}
 	}
 	return BannerView{}
+}
+
+// noCameraAtStart reports whether the game waits to start with no picture from the camera:
+// presses cannot start it then.
+func noCameraAtStart(st referee.State, cond Conditions) bool {
+	return cond.CameraLost && st.Phase == referee.PhaseReady && !st.Banner.Kind.Alert()
+}
+
+// noCameraNotice says, in large type, what is missing at the start, how to fix it, and how to play
+// on without the camera.
+func noCameraNotice() BannerView {
+	return BannerView{Kind: BannerDiffers, Title: tr("No picture from the camera"),
+		Text: tr("Check that the camera is plugged in and named in kiosk.toml ([camera] source; kiosk doctor tests it). Wait for it, or play on: the director enters each move (Director, Play this move).")}
 }
 
 // saidText is what verdict v says in the screens' language: its phrases translated, the words in
@@ -263,7 +279,13 @@ func rulesName(preset string) string {
 
 // TableViewOf builds the table screen's view from the referee's state.
 func TableViewOf(st referee.State, cond Conditions) TableView {
+	ruling, id, _ := rulingOnTable(st)
+	if noCameraAtStart(st, cond) {
+		ruling, id = noCameraNotice(), "no-camera"
+	}
 	return TableView{
+		Ruling:     ruling,
+		RulingID:   id,
 		Board:      boardView(st),
 		MoveNumber: st.MoveNumber,
 		Black:      sideView(st, engine.Black),
@@ -278,6 +300,12 @@ func CountViewOf(st referee.State) CountView {
 	v := CountView{Board: boardView(st), Rules: rulesName(st.Setup.Rules), Ended: st.Phase == referee.PhaseEnded,
 		BlackAgreed: st.Black.Confirmed, WhiteAgreed: st.White.Confirmed,
 		Black: sideView(st, engine.Black), White: sideView(st, engine.White)}
+	if r, err := engine.Preset(st.Setup.Rules); err == nil {
+		v.Area = r.Scoring == engine.AreaScoring
+		v.PassStonesCount = !v.Area && r.PassStones
+	} else if st.Setup.Rules == "" {
+		v.Area = true // "" is AGA
+	}
 	// Only the dead marks belong on the counting board.
 	marks := v.Board.Marks[:0:0]
 	for _, m := range v.Board.Marks {

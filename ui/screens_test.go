@@ -89,7 +89,7 @@ func TestTableBanners(t *testing.T) {
 			t.Run(fmt.Sprintf("%s-%vx%v", tc.name, sz.Width, sz.Height), func(t *testing.T) {
 				st := playingState(t)
 				tc.mod(&st)
-				ts := NewTableScreen(nil)
+				ts := NewTableScreen(nil, nil)
 				ts.SetView(TableViewOf(st, tc.cond))
 				img := capture(t, fmt.Sprintf("banner-%s-%vx%v", tc.name, sz.Width, sz.Height), ts.Content(), sz)
 				bp, bs := ts.Banner.Position(), ts.Banner.Size()
@@ -427,7 +427,7 @@ func TestMenuAndLanguageScreens(t *testing.T) {
 			name   string
 			screen Screen
 			want   int
-		}{{"menu", ScreenMenu, 5}, {"languages", ScreenLanguage, 6}} {
+		}{{"menu", ScreenMenu, 6}, {"languages", ScreenLanguage, 6}} {
 			a.Show(s.screen)
 			capture(t, fmt.Sprintf("%s-%vx%v", s.name, sz.Width, sz.Height), a.Current(), sz)
 			n := 0

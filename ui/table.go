@@ -13,21 +13,27 @@ import (
 )
 
 // TableScreen is the screen players see during the game: the recorded board beside both clocks (White
-// above, Black below, as they sit), the move number, and the verdict banner between the clocks.
+// above, Black below, as they sit), the move number, and the verdict banner between the clocks. A
+// ruling (an illegal move and its penalty, a director's decision) is shown in large type across the
+// bottom of the screen until the next move or a tap; the game's rulings are one tap away.
 type TableScreen struct {
 	Board   *Board
 	White   *ClockFace
 	Black   *ClockFace
 	Banner  *Banner
+	Ruling  *Banner // the latest ruling in large type (see TableView.Ruling)
 	move    *canvas.Text
 	status  *canvas.Text
 	menu    *widget.Button
+	rulings *widget.Button
 	content *fyne.Container
 	view    TableView
+	closed  string // the ruling closed by a tap (its RulingID)
 }
 
-// NewTableScreen builds the table screen; onMenu opens the menu (set-up, camera, director, language).
-func NewTableScreen(onMenu func()) *TableScreen {
+// NewTableScreen builds the table screen; onMenu opens the menu (set-up, camera, director,
+// language), onRulings the list of the game's rulings.
+func NewTableScreen(onMenu, onRulings func()) *TableScreen {
 	t := &TableScreen{
 		Board:  NewBoard(),
 		White:  NewClockFace(SideView{Color: engine.White}),
@@ -36,14 +42,42 @@ func NewTableScreen(onMenu func()) *TableScreen {
 		move:   canvas.NewText("", colText),
 		status: canvas.NewText("", colDimText),
 	}
+	t.Ruling = NewRulingPanel(t.CloseRuling)
 	t.move.TextStyle = fyne.TextStyle{Bold: true}
 	t.menu = widget.NewButtonWithIcon(tr("Menu"), theme.MenuIcon(), func() {
 		if onMenu != nil {
 			onMenu()
 		}
 	})
-	t.content = container.New(&tableLayout{t: t}, t.Board, t.White, t.Black, t.Banner, t.move, t.status, t.menu)
+	t.rulings = widget.NewButtonWithIcon(tr("Rulings"), theme.ListIcon(), func() {
+		if onRulings != nil {
+			onRulings()
+		}
+	})
+	t.content = container.New(&tableLayout{t: t}, t.Board, t.White, t.Black, t.Banner, t.move, t.status, t.menu, t.rulings, t.Ruling)
 	return t
+}
+
+// CloseRuling closes the ruling shown in large type (it stays in the rulings list).
+func (t *TableScreen) CloseRuling() {
+	t.closed = t.view.RulingID
+	t.showRuling()
+	t.content.Refresh()
+}
+
+// RulingShown reports whether a ruling is shown in large type.
+func (t *TableScreen) RulingShown() bool {
+	return t.view.Ruling.Kind != BannerNone && t.view.RulingID != t.closed
+}
+
+// showRuling shows or hides the ruling panel.
+func (t *TableScreen) showRuling() {
+	if t.RulingShown() {
+		t.Ruling.SetView(t.view.Ruling)
+		t.Ruling.Show()
+		return
+	}
+	t.Ruling.Hide()
 }
 
 // Content is the screen's root object.
@@ -59,41 +93,56 @@ func (t *TableScreen) SetView(v TableView) {
 	t.White.SetView(v.White)
 	t.Black.SetView(v.Black)
 	t.Banner.SetView(v.Banner)
+	t.showRuling()
 	t.move.Text = tr("Move {{.N}}", "N", v.MoveNumber)
 	t.status.Text = v.Status
 	t.content.Refresh()
 }
 
-// tableLayout puts the board on the left (or on top on a tall display) and the clocks beside it.
+// tableLayout puts the board on the left (or on top on a tall display) and the clocks beside it;
+// with a ruling to show, the ruling takes the bottom of the screen and the rest shrinks above it.
 type tableLayout struct{ t *TableScreen }
 
 func (l *tableLayout) MinSize([]fyne.CanvasObject) fyne.Size { return fyne.NewSize(400, 240) }
 
+// rulingShare is the part of the screen's height the ruling panel takes.
+const rulingShare = 0.48
+
 func (l *tableLayout) Layout(_ []fyne.CanvasObject, sz fyne.Size) {
 	t := l.t
 	pad := float32(8)
+	area := sz
+	if t.RulingShown() {
+		h := sz.Height * rulingShare
+		area.Height = sz.Height - h - pad
+		t.Ruling.Move(fyne.NewPos(pad, area.Height+pad))
+		t.Ruling.Resize(fyne.NewSize(sz.Width-2*pad, h-pad))
+	}
 	var panelPos fyne.Position
 	var panel fyne.Size
-	if sz.Width >= sz.Height*1.2 {
-		side := sz.Height
-		if side > sz.Width*0.62 {
-			side = sz.Width * 0.62
+	if area.Width >= area.Height*1.2 {
+		side := area.Height
+		if side > area.Width*0.62 {
+			side = area.Width * 0.62
 		}
-		t.Board.Move(fyne.NewPos(0, (sz.Height-side)/2))
+		t.Board.Move(fyne.NewPos(0, (area.Height-side)/2))
 		t.Board.Resize(fyne.NewSize(side, side))
 		panelPos = fyne.NewPos(side+pad, pad)
-		panel = fyne.NewSize(sz.Width-side-2*pad, sz.Height-2*pad)
+		panel = fyne.NewSize(area.Width-side-2*pad, area.Height-2*pad)
 	} else {
-		side := sz.Width
-		if side > sz.Height*0.6 {
-			side = sz.Height * 0.6
+		side := area.Width
+		if side > area.Height*0.6 {
+			side = area.Height * 0.6
 		}
-		t.Board.Move(fyne.NewPos((sz.Width-side)/2, 0))
+		t.Board.Move(fyne.NewPos((area.Width-side)/2, 0))
 		t.Board.Resize(fyne.NewSize(side, side))
 		panelPos = fyne.NewPos(pad, side+pad)
-		panel = fyne.NewSize(sz.Width-2*pad, sz.Height-side-2*pad)
+		panel = fyne.NewSize(area.Width-2*pad, area.Height-side-2*pad)
 	}
 	faceH := panel.Height * 0.31
+	if t.RulingShown() {
+		faceH = panel.Height * 0.36
+	}
 	t.White.Move(panelPos)
 	t.White.Resize(fyne.NewSize(panel.Width, faceH))
 	t.Black.Move(fyne.NewPos(panelPos.X, panelPos.Y+panel.Height-faceH))
@@ -101,23 +150,30 @@ func (l *tableLayout) Layout(_ []fyne.CanvasObject, sz fyne.Size) {
 
 	midY := panelPos.Y + faceH + pad
 	midH := panel.Height - 2*faceH - 2*pad
-	rowH := midH * 0.3
-	if rowH > 64 {
-		rowH = 64
+	rowH := min(midH*0.3, 64)
+	if t.RulingShown() {
+		rowH = min(midH, 64)
 	}
-	menuW := panel.Width * 0.34
-	if menuW > 200 {
-		menuW = 200
+	rowH = max(rowH, min(midH, 44)) // a button a finger can hit
+	// The rulings and menu buttons at their natural widths; the menu's label goes (its icon is
+	// the usual one) when the move number would be left too little room.
+	l.menuLabel(tr("Menu"))
+	if panel.Width-t.rulings.MinSize().Width-t.menu.MinSize().Width-2*pad < panel.Width*0.3 {
+		l.menuLabel("")
 	}
+	rulW, menuW := t.rulings.MinSize().Width, t.menu.MinSize().Width
 	t.menu.Move(fyne.NewPos(panelPos.X+panel.Width-menuW, midY))
 	t.menu.Resize(fyne.NewSize(menuW, rowH))
-	t.move.TextSize = fitSize(t.move.Text, rowH*0.6, panel.Width-menuW-pad, t.move.TextStyle)
+	t.rulings.Move(fyne.NewPos(panelPos.X+panel.Width-menuW-pad-rulW, midY))
+	t.rulings.Resize(fyne.NewSize(rulW, rowH))
+	moveW := panel.Width - rulW - menuW - 2*pad - 4
+	t.move.TextSize = fitSize(t.move.Text, rowH*0.6, moveW, t.move.TextStyle)
 	t.move.Move(fyne.NewPos(panelPos.X+4, midY+(rowH-t.move.TextSize*1.3)/2))
-	t.move.Resize(fyne.NewSize(panel.Width-menuW-pad, t.move.TextSize*1.3))
+	t.move.Resize(fyne.NewSize(moveW, t.move.TextSize*1.3))
 
 	bannerY := midY + rowH + pad
 	bannerH := midH - rowH - pad
-	if t.view.Banner.Kind == BannerNone {
+	if t.view.Banner.Kind == BannerNone && bannerH > 12 {
 		// The quiet status line takes the banner's place.
 		t.status.TextSize = fitSize(t.status.Text, 20, panel.Width, fyne.TextStyle{})
 		t.status.Move(fyne.NewPos(panelPos.X+4, bannerY))
@@ -126,6 +182,19 @@ func (l *tableLayout) Layout(_ []fyne.CanvasObject, sz fyne.Size) {
 	} else {
 		t.status.Hide()
 	}
+	// The ruling's own banner gives way to the ruling panel, which says the same in large type.
+	if bannerH < 30 || t.RulingShown() && t.view.Banner.Kind == t.view.Ruling.Kind && t.view.Banner.Text == t.view.Ruling.Text {
+		t.Banner.Hide()
+	} else {
+		t.Banner.Show()
+	}
 	t.Banner.Move(fyne.NewPos(panelPos.X, bannerY))
 	t.Banner.Resize(fyne.NewSize(panel.Width, bannerH))
+}
+
+// menuLabel sets the menu button's label ("" for its icon alone).
+func (l *tableLayout) menuLabel(s string) {
+	if l.t.menu.Text != s {
+		l.t.menu.SetText(s)
+	}
 }

@@ -12,7 +12,7 @@ func TestTableScreenDrawsBoardAndClocks(t *testing.T) {
 	newTestApp(t)
 	for _, sz := range displays {
 		t.Run(fmt.Sprintf("%vx%v", sz.Width, sz.Height), func(t *testing.T) {
-			ts := NewTableScreen(nil)
+			ts := NewTableScreen(nil, nil)
 			v := sampleTable(t)
 			ts.SetView(v)
 			img := capture(t, fmt.Sprintf("table-%vx%v", sz.Width, sz.Height), ts.Content(), sz)

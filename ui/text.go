@@ -46,6 +46,15 @@ func wrapLines(s string, size, width float32, style fyne.TextStyle) []string {
 	return out
 }
 
+// widest is the width of the widest of lines at size.
+func widest(lines []string, size float32, style fyne.TextStyle) float32 {
+	var w float32
+	for _, l := range lines {
+		w = max(w, fyne.MeasureText(l, size, style).Width)
+	}
+	return w
+}
+
 // textBlock is a stack of canvas.Text lines drawn from a wrapped paragraph.
 type textBlock struct {
 	lines []*canvas.Text
@@ -61,10 +70,10 @@ func (tb *textBlock) set(s string, pos fyne.Position, sz fyne.Size, maxSize floa
 	var lines []string
 	for size > 8 {
 		lines = wrapLines(s, size, sz.Width, tb.style)
-		if float32(len(lines))*size*1.3 <= sz.Height {
+		if float32(len(lines))*size*1.3 <= sz.Height && widest(lines, size, tb.style) <= sz.Width {
 			break
 		}
-		size *= 0.9
+		size *= 0.95
 	}
 	for len(tb.lines) < len(lines) {
 		tb.lines = append(tb.lines, canvas.NewText("", tb.col))

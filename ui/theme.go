@@ -21,7 +21,7 @@ var (
 	colWhite      = color.NRGBA{R: 0xf6, G: 0xf4, B: 0xee, A: 0xff}
 	colIllegal    = color.NRGBA{R: 0xd3, G: 0x20, B: 0x1f, A: 0xff}
 	colRemove     = color.NRGBA{R: 0xf5, G: 0x7c, B: 0x00, A: 0xff}
-	colDiffers    = color.NRGBA{R: 0x1e, G: 0x78, B: 0xe6, A: 0xff}
+	colDiffers    = color.NRGBA{R: 0x1a, G: 0x6c, B: 0xd4, A: 0xff}
 	colCalm       = color.NRGBA{R: 0x3d, G: 0x5a, B: 0x80, A: 0xff}
 	colInfo       = color.NRGBA{R: 0x2e, G: 0x7d, B: 0x32, A: 0xff}
 	colLow        = color.NRGBA{R: 0xff, G: 0x52, B: 0x52, A: 0xff}
@@ -41,6 +41,8 @@ func (t kioskTheme) Color(n fyne.ThemeColorName, _ fyne.ThemeVariant) color.Colo
 		return colText
 	case theme.ColorNamePrimary:
 		return colToMove
+	case theme.ColorNameForegroundOnPrimary:
+		return colDark // dark text on the yellow of a lit button (white on it was 1.7:1)
 	}
 	return t.base.Color(n, theme.VariantDark)
 }

@@ -81,6 +81,10 @@ type TableView struct {
 	White      SideView
 	Banner     BannerView
 	Status     string // a quiet status line (rules, komi), already translated
+	// Ruling is the game's latest ruling in large type (Kind BannerNone: none to show), shown until
+	// the next move or a tap; RulingID names it, so that a tap closes this one only.
+	Ruling   BannerView
+	RulingID string
 }
 
 // CountView is everything the counting screen shows.
@@ -92,6 +96,10 @@ type CountView struct {
 	WhiteAgreed bool
 	Ended       bool   // the count is agreed and the game has its result
 	Rules       string // the rules' name as the players know it
-	Black       SideView
-	White       SideView
+	// Area: the rules count by area (stones and territory); else by territory (territory,
+	// prisoners and dead stones). PassStonesCount: pass stones are added to the count.
+	Area            bool
+	PassStonesCount bool
+	Black           SideView
+	White           SideView
 }

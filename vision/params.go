@@ -1,7 +1,5 @@
 package vision
 
-import "tengen/vision/stonenet"
-
 // Params tunes the stone classifier. The zero value means the defaults, which were chosen on the
 // evaluation photographs as a whole (never per image); each frame also calibrates itself from its
 // own points (board brightness, black-stone level, grid-line contrast).
@@ -23,7 +21,7 @@ type Params struct {
 	ObscuredMinPoints int
 	// Net, when not nil, is the learned reader to use instead of the committed one (training
 	// and the leave-one-source-out evaluation set it).
-	Net *stonenet.Net
+	Net PointModel
 	// HandTuned reads with the hand-set thresholds of classify instead of the learned reader
 	// (kept to compare the two).
 	HandTuned bool

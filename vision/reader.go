@@ -34,8 +34,8 @@ type Reader struct {
 	scratch scratch
 	blobs   *blobFinder
 	blobRel []float64
-	net     *stonenet.Net // nil: the hand-tuned classifier
-	inputs  []float32     // the net's inputs, NetInputs per point
+	net     PointModel // nil: the hand-tuned classifier
+	inputs  []float32  // the net's inputs, NetInputs per point
 	netBuf  stonenet.Buffers
 	ctxBuf  []float64
 	probs   []observe.Probs
@@ -63,14 +63,15 @@ func NewReader(cal calib.Calibration, p Params) (*Reader, error) {
 	}
 	samp := newSampler(g)
 	samp.markOutside(m, cal.ImageWidth, cal.ImageHeight)
-	var net *stonenet.Net
+	var net PointModel
 	if !p.HandTuned {
 		net = p.Net
 		if net == nil {
-			var err error
-			if net, err = DefaultNet(); err != nil {
+			c, err := DefaultNet()
+			if err != nil {
 				return nil, err
 			}
+			net = c
 		}
 		if net.Inputs() != netInputs {
 			return nil, fmt.Errorf("vision: the learned reader takes %d inputs, the features are %d", net.Inputs(), netInputs)

@@ -16,7 +16,8 @@ import (
 )
 
 // runCheck audits SGF game records: it replays the main line of every game under a ruleset and
-// reports every illegal move with the rule it breaks.
+// reports every illegal move with the rule it breaks, and, under simple ko, the first move that
+// recreates an earlier whole-board position (Japanese art. 12; not a violation).
 //
 // Exit status: 0 when every game replays without an illegal move; 1 when any move is illegal;
 // 2 when no move is illegal but some file or game could not be read (or on a usage error).
@@ -165,6 +166,16 @@ func (a *auditor) checkFile(path string) {
 		}
 		for _, n := range rp.Notes {
 			g.lines = append(g.lines, fmt.Sprintf("note: move %d: %s", n.Number, n.Text))
+		}
+		if r := rp.Repetitions; len(r) > 0 {
+			// Legal under simple ko (a superko ruleset reports the move as illegal instead):
+			// Japanese art. 12 lets the players end the game with no result.
+			line := fmt.Sprintf("repetition: move %d %s recreates the whole-board position after move %d (Japanese rules art. 12: the game may end with no result)",
+				r[0].Number, moveName(r[0].Move, rec.Size), r[0].Earlier)
+			if len(r) > 1 {
+				line += fmt.Sprintf("; %d more moves repeat a position", len(r)-1)
+			}
+			g.lines = append(g.lines, line)
 		}
 		reports = append(reports, g)
 	})

@@ -165,4 +165,26 @@ func TestCheckCorpusJapanese(t *testing.T) {
 	if illegal != 13 {
 		t.Errorf("%d illegal move lines, want 13", illegal)
 	}
+	// Of the seven games that repeat a whole-board position (docs/corpus.md), three repeat it with
+	// the same player to move (the heeroy NNGS game, tygem-76264211, Jin-Mao-Ce-Shi 0034): they are
+	// reported under Japanese art. 12. The other four repeat only the board, after a 3-move cycle.
+	if n := strings.Count(out, "repetition: move "); n != 3 {
+		t.Errorf("%d games reported with a repetition, want 3", n)
+	}
+}
+
+// TestCheckJapaneseArt12: KataGo's triple ko (../shared/rules-cases) goes round its cycle twice.
+// Under Japanese rules every move is legal and the first that recreates an earlier whole-board
+// position is reported (art. 12: the game may end with no result); under AGA rules it is illegal.
+func TestCheckJapaneseArt12(t *testing.T) {
+	file := shareddata.Path(t, "rules-cases", "katago", "katago-triple-ko-simple.sgf")
+	out, _, code := runCmd(t, runCheck, "--rules", "japanese", file)
+	want := "repetition: move 6 White F5 recreates the whole-board position after move 0 (Japanese rules art. 12: the game may end with no result); 6 more moves repeat a position"
+	if code != 0 || !strings.Contains(out, want) || !strings.Contains(out, "12 moves: ok") {
+		t.Errorf("japanese: exit %d, output lacks %q:\n%s", code, want, out)
+	}
+	out, _, code = runCmd(t, runCheck, "--rules", "aga", file)
+	if code != 1 || strings.Contains(out, "repetition:") || !strings.Contains(out, "move 6 White F5: AGA rule 6") {
+		t.Errorf("aga: exit %d:\n%s", code, out)
+	}
 }

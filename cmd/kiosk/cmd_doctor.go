@@ -79,6 +79,7 @@ func printPINHash(in io.Reader, stdout, stderr io.Writer) error {
 // doctorProbes wires the real camera, calibration, GPIO, rules and clock into the doctor.
 func doctorProbes(cfg config.Config) doctor.Probes {
 	p := doctor.SystemProbes()
+	p.HallConnect = func(ctx context.Context) error { return checkHallLogin(ctx, cfg) }
 	p.OpenCamera = func(ctx context.Context, _ string, _, _, _ int) (doctor.Camera, error) {
 		return openDoctorCamera(cfg.Camera.Spec())
 	}

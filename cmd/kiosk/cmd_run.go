@@ -237,17 +237,21 @@ func serveWindow(ctx context.Context, a fyne.App, win fyne.Window, quitAfter tim
 
 // kiosk is one running kiosk: its configuration, referee, camera loop and window.
 type kiosk struct {
-	opts    runOptions
-	log     *slog.Logger
-	cfg     config.Config
-	demo    bool
-	script  *demo.Script
-	st      *station.Station
-	tab     *referee.Table // st's referee
-	cam     *vision.CameraLoop
-	camSrc  vision.Source // cam's source, closed here only if the station never runs the loop
-	tmpDir  string        // the demo's journal, removed at exit
-	calPath string
+	opts   runOptions
+	log    *slog.Logger
+	cfg    config.Config
+	demo   bool
+	script *demo.Script
+	st     *station.Station
+	tab    *referee.Table // st's referee
+	cam    *vision.CameraLoop
+	camSrc vision.Source // cam's source, closed here only if the station never runs the loop
+	// pinCheck checks a director PIN (behind the lockout) and pinLockedFor says how long it is
+	// locked; both nil when no PIN is set. Made once in run.
+	pinCheck     func(string) bool
+	pinLockedFor func() time.Duration
+	tmpDir       string // the demo's journal, removed at exit
+	calPath      string
 }
 
 func newKiosk(o runOptions, log *slog.Logger) (*kiosk, error) {
@@ -384,9 +388,11 @@ func (k *kiosk) run(parent context.Context) error {
 	}
 	ctx, cancel := context.WithCancel(parent)
 	defer cancel()
-	checkPIN, pinLockedFor := k.checkPIN()
+	// One guard for the kiosk's life: every way in (director actions, the export, the next game)
+	// counts towards the same lockout.
+	k.pinCheck, k.pinLockedFor = k.checkPIN()
 	opts := station.Options{Table: referee.Options{JournalDir: k.cfg.Paths.JournalDir, GamesDir: k.cfg.Paths.GamesDir,
-		CheckPIN: checkPIN, PINLockedFor: pinLockedFor, Logger: k.log, Application: "Tengen:" + version,
+		CheckPIN: k.pinCheck, PINLockedFor: k.pinLockedFor, Logger: k.log, Application: "Tengen:" + version,
 		ButtonSettle: k.cfg.Pins.Debounce}, Logger: k.log}
 	if !k.demo {
 		if p, ok := referee.GNUGo(""); ok {
@@ -446,6 +452,7 @@ func (k *kiosk) run(parent context.Context) error {
 			return fmt.Errorf("demo set-up: %w", err)
 		}
 	}
+	startHall(ctx, &wg, k.cfg, k.log) // off unless kiosk.toml names the hall's broker
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
@@ -511,7 +518,21 @@ func (k *kiosk) handlers() ui.Handlers {
 			if s.Table == "" && k.cfg.Table > 0 {
 				s.Table = strconv.Itoa(k.cfg.Table)
 			}
+			// After a game is over, setting up the next one files it first.
+			if k.tab.State().Phase == referee.PhaseEnded {
+				if err := k.nextGame(); err != nil {
+					return err
+				}
+			}
 			return k.tab.Setup(s, time.Now())
+		},
+		NextGame: func(pin string) error {
+			if check := k.pinCheck; check == nil {
+				return referee.ErrNoDirector
+			} else if !check(pin) {
+				return referee.ErrBadPIN
+			}
+			return k.nextGame()
 		},
 		Director: func(pin string, a referee.DirectorAction) error {
 			return k.tab.Director(pin, a, time.Now())
@@ -530,6 +551,17 @@ func (k *kiosk) handlers() ui.Handlers {
 	}
 }
 
+// nextGame files the finished game and readies the table for the next (the game's record stays
+// in the games directory; its journal and SGF go to the journal's done/<time>_<game>/ folder).
+func (k *kiosk) nextGame() error {
+	if err := k.tab.NewGame(time.Now()); err != nil {
+		k.logErr("next game", err)
+		return err
+	}
+	k.log.Info("the finished game is filed; the table is ready for the next")
+	return nil
+}
+
 // setupDefaults are the table's configured game settings, offered on the set-up screen.
 func (k *kiosk) setupDefaults() referee.Setup {
 	g := k.cfg.Game
@@ -538,7 +570,7 @@ func (k *kiosk) setupDefaults() referee.Setup {
 	if k.cfg.Table > 0 {
 		s.Table = strconv.Itoa(k.cfg.Table)
 	}
-	return s
+	return hallSetup(k.cfg, s, k.log)
 }
 
 func (k *kiosk) logErr(what string, err error) {
@@ -576,7 +608,9 @@ func (k *kiosk) refresh(ctx context.Context, app *ui.App) {
 		}
 		st := k.tab.State()
 		c := k.st.Conditions()
-		cond := ui.Conditions{CameraLost: c.CameraLost, BoardMoved: c.BoardMoved, HandsOver: c.HandsOver}
+		// A camera that could not be opened at all is as lost as one that stopped giving frames.
+		lost := c.CameraLost || k.cam == nil && !k.demo
+		cond := ui.Conditions{CameraLost: lost, BoardMoved: c.BoardMoved, HandsOver: c.HandsOver}
 		// Skip the UI when nothing it shows changed (the clock texts change once a second).
 		text := st.Black.Clock.Text + "|" + st.White.Clock.Text
 		if st.Seq == lastSeq && text == lastText && cond == lastCond {

@@ -38,13 +38,16 @@ func run(args []string) error {
 	hidden := fs.String("hidden", "32,16", "hidden layer widths")
 	seed := fs.Uint64("seed", def.Seed, "random seed")
 	dump := fs.String("dump", "", "with -loso: draw every held-out photo read with a mistake into this directory")
+	members := fs.Int("members", def.Members, "networks in the committee, each from its own seed")
+	sure := fs.Float64("sure", float64(def.Sure), "the committee's first member reads alone a point it is this sure of (0: every member reads every point)")
 	hold := fs.String("hold", "", "with -loso: hold out only these sources (comma-separated), for quicker experiments")
 	cache := fs.String("cache", "", "a file keeping the boards found in box-labelled photos between runs (made if missing): finding them takes minutes")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	opt := def
-	opt.Variants, opt.Seed, opt.Train.Epochs, opt.Train.Seed, opt.Dump = *variants, *seed, *epochs, *seed, *dump
+	opt.Variants, opt.Seed, opt.Train.Epochs, opt.Train.Seed, opt.Dump, opt.Members = *variants, *seed, *epochs, *seed, *dump, *members
+	opt.Sure = float32(*sure)
 	opt.Train.Hidden = nil
 	if *hold != "" {
 		opt.HoldOut = strings.Split(*hold, ",")
@@ -132,7 +135,7 @@ func run(args []string) error {
 		if err := os.WriteFile(*out, raw, 0o644); err != nil {
 			return err
 		}
-		fmt.Printf("wrote %s (%d bytes, temperature %.2f)\n", *out, len(raw), net.Temp)
+		fmt.Printf("wrote %s (%d bytes, %d members)\n", *out, len(raw), len(net.Members))
 		for src, ps := range readertrain.BySource(prepared) {
 			r, err := readertrain.Evaluate(src, ps, vision.Params{Net: net}, "")
 			if err != nil {

@@ -692,17 +692,25 @@ func (e *Engine) finalStatusList(args []string) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	seki := s.Seki
+	if e.cfg.Rules.SekiEyesCount {
+		// Seki changes no count under these rules (Score leaves it empty), but its stones are
+		// still in seki, not alive, as GNU Go answers.
+		if seki, err = e.game.Seki(s.Dead); err != nil {
+			return "", err
+		}
+	}
 	var ps []engine.Point
 	switch strings.ToLower(args[0]) {
 	case "dead":
 		ps = s.Dead
 	case "seki":
-		ps = s.Seki
+		ps = seki
 	case "alive":
 		n := e.game.Size()
 		for i, c := range e.game.Board() {
 			p := engine.Point{X: i % n, Y: i / n}
-			if c != engine.Empty && !slices.Contains(s.Dead, p) && !slices.Contains(s.Seki, p) {
+			if c != engine.Empty && !slices.Contains(s.Dead, p) && !slices.Contains(seki, p) {
 				ps = append(ps, p)
 			}
 		}

@@ -139,6 +139,19 @@ func TestCommands(t *testing.T) {
 			"final_score nonsense =! syntax error",
 			"final_score => B+1",
 		}},
+		{"chinese", "7", []string{
+			// A seki without eyes (White C7 C6 C5, Black E7 E6 E5 D5 share D7 D6). Under area
+			// counting it changes no count, but its stones are in seki, not alive, as GNU Go 3.8
+			// answers (--chinese-rules: seki C7 C6 C5 E7 E6 D5 E5, W+3.0).
+			"komi 0 => ",
+			"play B B7 => ", "play B A6 => ", "play B B6 => ", "play B E7 => ", "play B E6 => ", "play B B5 => ", "play B D5 => ",
+			"play B E5 => ", "play B A4 => ", "play B B4 => ", "play B C4 => ", "play B C3 => ", "play B C2 => ", "play B C1 => ",
+			"play W C7 => ", "play W F7 => ", "play W C6 => ", "play W F6 => ", "play W G6 => ", "play W C5 => ", "play W F5 => ",
+			"play W D4 => ", "play W E4 => ", "play W F4 => ", "play W G4 => ", "play W D3 => ", "play W D2 => ", "play W D1 => ",
+			"final_status_list seki => C7 E7 C6 E6 C5 D5 E5",
+			"final_status_list alive => B7 F7 A6 B6 F6 G6 B5 F5 A4 B4 C4 D4 E4 F4 G4 C3 D3 C2 D2 C1 D1",
+			"final_score => W+3",
+		}},
 		{"aga", "9", []string{
 			"komi abc =! syntax error",
 			"komi 7.5 => ",
@@ -156,7 +169,7 @@ func TestCommands(t *testing.T) {
 	for i, tt := range tests {
 		size := 9
 		if tt.size != "" {
-			size = map[string]int{"5": 5, "9": 9, "19": 19}[tt.size]
+			size = map[string]int{"5": 5, "7": 7, "9": 9, "19": 19}[tt.size]
 		}
 		e := newEngine(t, tt.rules, size)
 		for _, c := range tt.cmds {

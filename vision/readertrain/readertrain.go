@@ -282,32 +282,46 @@ type Options struct {
 	// HoldOut, when not empty, limits a leave-one-source-out evaluation to these sources (for
 	// quicker experiments); every other source is still trained on.
 	HoldOut []string
+	// Members is the number of networks in the committee, each trained from its own seed
+	// (Seed, Seed+1, ...) with its own photos held aside for its temperature.
+	Members int
+	// Sure is the committee's Sure: the first member's probability above which the others are
+	// not asked.
+	Sure float32
 }
 
 // DefaultOptions are the settings the committed reader was trained with.
 func DefaultOptions() Options {
-	return Options{Variants: 3, Seed: 1, Train: stonenet.TrainOptions{Hidden: []int{32, 16}, Epochs: 6, Batch: 128,
+	return Options{Variants: 3, Seed: 1, Members: 3, Sure: 0.99, Train: stonenet.TrainOptions{Hidden: []int{32, 16}, Epochs: 6, Batch: 128,
 		LR: 0.003, WeightDecay: 1e-4, Seed: 1, Balance: true, Perms: vision.NetPermutations()}}
 }
 
-// Train trains a reader on the photos' points in the pool: one photo in eight (chosen by the
-// seed) is kept aside to fit the probabilities' temperature, the rest are trained on.
-func Train(pool *Pool, photos []*Photo, opt Options) (*stonenet.Net, error) {
-	var fit, held []*Photo
-	rng := rand.New(rand.NewPCG(opt.Seed, 5))
-	for _, p := range photos {
-		if rng.IntN(8) == 0 {
-			held = append(held, p)
-		} else {
-			fit = append(fit, p)
+// Train trains a reader on the photos' points in the pool: a committee of opt.Members networks.
+// Each member keeps one photo in eight (chosen by its seed) aside to fit its probabilities'
+// temperature and is trained on the rest.
+func Train(pool *Pool, photos []*Photo, opt Options) (*stonenet.Committee, error) {
+	c := &stonenet.Committee{Sure: opt.Sure}
+	for k := 0; k < max(opt.Members, 1); k++ {
+		seed := opt.Seed + uint64(k)
+		var fit, held []*Photo
+		rng := rand.New(rand.NewPCG(seed, 5))
+		for _, p := range photos {
+			if rng.IntN(8) == 0 {
+				held = append(held, p)
+			} else {
+				fit = append(fit, p)
+			}
 		}
+		to := opt.Train
+		to.Seed = opt.Train.Seed + uint64(k)
+		net, err := stonenet.Train(pool.Set(fit), to)
+		if err != nil {
+			return nil, err
+		}
+		net.FitTemperature(pool.Set(held))
+		c.Members = append(c.Members, net)
 	}
-	net, err := stonenet.Train(pool.Set(fit), opt.Train)
-	if err != nil {
-		return nil, err
-	}
-	net.FitTemperature(pool.Set(held))
-	return net, nil
+	return c, nil
 }
 
 // Result is how a reader did on a set of photos, read as the kiosk reads them.
@@ -456,7 +470,7 @@ func LeaveOneSourceOut(pool *Pool, photos []*Photo, opt Options, log func(string
 			return nil, err
 		}
 		if log != nil {
-			log(fmt.Sprintf("held out %s: learned %s | hand-tuned %.3f%%, %d exact (T=%.2f)", src, l, 100*h.Accuracy(), h.Exact, net.Temp))
+			log(fmt.Sprintf("held out %s: learned %s | hand-tuned %.3f%%, %d exact (T=%.2f)", src, l, 100*h.Accuracy(), h.Exact, net.Members[0].Temp))
 			for _, w := range l.Worst {
 				log("    " + w)
 			}

@@ -112,23 +112,36 @@ func (n *Net) logits(x []float32, buf *Buffers) []float32 {
 	return cur
 }
 
-// dense computes out = W*in + B for one layer, four products at a time.
+// dense computes out = W*in + B for one layer, four outputs at a time so that each input is
+// loaded once for four products (the first layer is most of a point's reading).
 func dense(l Layer, in, out []float32) {
-	in = in[:l.In]
-	for o := 0; o < l.Out; o++ {
-		w := l.W[o*l.In : (o+1)*l.In]
+	n := l.In
+	in = in[:n]
+	o := 0
+	for ; o+4 <= l.Out; o += 4 {
+		w0 := l.W[o*n : o*n+n][:len(in)]
+		w1 := l.W[(o+1)*n : (o+1)*n+n][:len(in)]
+		w2 := l.W[(o+2)*n : (o+2)*n+n][:len(in)]
+		w3 := l.W[(o+3)*n : (o+3)*n+n][:len(in)]
 		var s0, s1, s2, s3 float32
-		i := 0
-		for ; i+4 <= len(in); i += 4 {
-			s0 += w[i] * in[i]
-			s1 += w[i+1] * in[i+1]
-			s2 += w[i+2] * in[i+2]
-			s3 += w[i+3] * in[i+3]
+		for i, v := range in {
+			s0 += w0[i] * v
+			s1 += w1[i] * v
+			s2 += w2[i] * v
+			s3 += w3[i] * v
 		}
-		for ; i < len(in); i++ {
-			s0 += w[i] * in[i]
+		out[o] = l.B[o] + s0
+		out[o+1] = l.B[o+1] + s1
+		out[o+2] = l.B[o+2] + s2
+		out[o+3] = l.B[o+3] + s3
+	}
+	for ; o < l.Out; o++ {
+		w := l.W[o*n : o*n+n][:len(in)]
+		var s float32
+		for i, v := range in {
+			s += w[i] * v
 		}
-		out[o] = l.B[o] + (s0 + s1) + (s2 + s3)
+		out[o] = l.B[o] + s
 	}
 }
 

@@ -1,0 +1,61 @@
+package main
+
+import (
+	"context"
+	"log/slog"
+	"sync"
+
+	"tengen/config"
+	"tengen/hall/brokerconf"
+	"tengen/hall/link"
+	"tengen/hall/publish"
+	"tengen/referee"
+)
+
+// startHall starts the table's hall publisher when the configuration names a broker ([hall] url):
+// it reads the journal directory and publishes on its own goroutine (wg), so the referee never
+// waits for the network. A password that cannot be read is logged and the table plays on.
+func startHall(ctx context.Context, wg *sync.WaitGroup, cfg config.Config, log *slog.Logger) {
+	h := cfg.Hall
+	if h.URL == "" {
+		return
+	}
+	user := cfg.HallUser()
+	pw, err := brokerconf.ReadPassword(h.PasswordFile, user)
+	if err != nil {
+		log.Error("hall: no broker password; the table plays without the hall", "err", err)
+		return
+	}
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		err := publish.Run(ctx, publish.Options{Hall: h.Name, Table: cfg.HallTable(), JournalDir: cfg.Paths.JournalDir,
+			URL: h.URL, User: user, Password: pw, Logger: log})
+		if err != nil {
+			log.Error("hall publisher", "err", err)
+		}
+	}()
+}
+
+// checkHallLogin logs in to the hall's broker once with the table's credentials (`kiosk doctor`).
+func checkHallLogin(ctx context.Context, cfg config.Config) error {
+	pw, err := brokerconf.ReadPassword(cfg.Hall.PasswordFile, cfg.HallUser())
+	if err != nil {
+		return err
+	}
+	return link.Check(ctx, link.Options{URL: cfg.Hall.URL, ClientID: "tengen-doctor-" + cfg.HallUser(), User: cfg.HallUser(), Password: pw})
+}
+
+// hallSetup puts the table's hall assignment (kept beside the journal by the publisher) over the
+// set-up screen's defaults, when the table is in a hall and has one.
+func hallSetup(cfg config.Config, s referee.Setup, log *slog.Logger) referee.Setup {
+	if cfg.Hall.URL == "" {
+		return s
+	}
+	a, ok := publish.ReadAssignment(cfg.Paths.JournalDir)
+	if !ok || a.Table != cfg.HallTable() {
+		return s
+	}
+	log.Info("the set-up offers the hall's assignment", "round", a.Round, "black", a.Black.Name, "white", a.White.Name)
+	return publish.SetupOf(a, s)
+}

@@ -1,0 +1,140 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"tengen/config"
+	"tengen/hall/brokerconf"
+	"tengen/hall/dashboard"
+	"tengen/hall/link"
+	"tengen/hall/publish"
+	"tengen/hall/wire"
+	"tengen/internal/halltest"
+)
+
+// hallConfig is table n's kiosk.toml for the test broker, its password in a one-line file.
+func hallConfig(t *testing.T, b *halltest.Broker, n int, password string) config.Config {
+	t.Helper()
+	dir := t.TempDir()
+	pwFile := filepath.Join(dir, "hall.pw")
+	if err := os.WriteFile(pwFile, []byte(password+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	src := "table = " + string(rune('0'+n)) + "\n[paths]\njournal_dir = \"" + filepath.Join(dir, "journal") + "\"\n" +
+		"[hall]\nurl = \"" + b.URL() + "\"\nname = \"" + halltest.Hall + "\"\npassword_file = \"" + pwFile + "\"\n"
+	cfg, err := config.Parse([]byte(src), "kiosk.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cfg
+}
+
+// TestTwoKiosksReachTheHall: two tables configured with [hall] play the demo; the kiosk's wiring
+// publishes both, and a dashboard ends with both games, every move once, and their results.
+func TestTwoKiosksReachTheHall(t *testing.T) {
+	b := halltest.Start(t, 2)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	store := dashboard.NewStore(halltest.Hall)
+	done, err := dashboard.Follow(ctx, store, link.Options{URL: b.URL(), User: brokerconf.DirectorUser,
+		Password: b.Creds[brokerconf.DirectorUser], ClientID: "dashboard-" + t.Name()}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	log := slog.New(slog.DiscardHandler)
+	var cfgs []config.Config
+	for n := 1; n <= 2; n++ {
+		cfg := hallConfig(t, b, n, b.Creds[brokerconf.TableUser(n)])
+		if err := os.MkdirAll(cfg.Paths.JournalDir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		startHall(ctx, &wg, cfg, log)
+		cfgs = append(cfgs, cfg)
+	}
+	for _, cfg := range cfgs {
+		if _, err := halltest.Play(ctx, cfg.Paths.JournalDir, 0); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, _ := halltest.Moves()
+	deadline := time.Now().Add(30 * time.Second)
+	for n := 1; n <= 2; n++ {
+		for {
+			tab, _ := store.Table(n)
+			if tab.State.Result == "B+3.5" && slices.Equal(tab.Moves, want) && tab.State.Black.Name != "" {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("table %d on the dashboard: %d moves, result %q", n, len(tab.Moves), tab.State.Result)
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+	cancel()
+	wg.Wait()
+	<-done
+}
+
+// TestDoctorHallLogin: kiosk doctor's hall check logs in with the table's credentials; a wrong
+// password is said in words.
+func TestDoctorHallLogin(t *testing.T) {
+	b := halltest.Start(t, 1)
+	ctx := context.Background()
+	if err := checkHallLogin(ctx, hallConfig(t, b, 1, b.Creds[brokerconf.TableUser(1)])); err != nil {
+		t.Fatalf("the right password: %v", err)
+	}
+	err := checkHallLogin(ctx, hallConfig(t, b, 1, "wrong"))
+	var re *link.RefusedError
+	if !errors.As(err, &re) || !strings.Contains(err.Error(), "wrong user name or password") {
+		t.Fatalf("a wrong password: %v", err)
+	}
+	b.Kill()
+	if err := checkHallLogin(ctx, hallConfig(t, b, 1, "x")); err == nil || !strings.Contains(err.Error(), "cannot be reached") {
+		t.Fatalf("no broker: %v", err)
+	}
+}
+
+// TestSetupOffersTheAssignment: the set-up screen's defaults carry the hall's assignment kept
+// beside the journal, only when the table is in a hall and the assignment is its own.
+func TestSetupOffersTheAssignment(t *testing.T) {
+	b := halltest.Start(t, 1)
+	cfg := hallConfig(t, b, 1, "x")
+	if err := os.MkdirAll(cfg.Paths.JournalDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	log := slog.New(slog.DiscardHandler)
+	k := &kiosk{cfg: cfg, log: log}
+	if s := k.setupDefaults(); s.Black.Name != "" {
+		t.Fatalf("players without an assignment: %+v", s)
+	}
+	write := func(a wire.Assignment) {
+		data, _ := json.Marshal(a)
+		if err := os.WriteFile(filepath.Join(cfg.Paths.JournalDir, publish.AssignmentFileName), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(wire.Assignment{Round: 4, Table: 2, Black: wire.Player{Name: "Other"}})
+	if s := k.setupDefaults(); s.Black.Name != "" {
+		t.Fatalf("another table's assignment was offered: %+v", s)
+	}
+	write(wire.Assignment{Round: 4, Table: 1, Black: wire.Player{Name: "Olga Ivanova", Rank: "3k"}, White: wire.Player{Name: "Anna Nowak", Rank: "3d"}, Komi: 6.5, TimeControl: "60m+15/300s"})
+	s := k.setupDefaults()
+	if s.Black.Name != "Olga Ivanova" || s.White.Rank != "3d" || s.Round != "4" || s.Table != "1" || s.TimeControl != "60m+15/300s" || s.Komi == nil || *s.Komi != 6.5 {
+		t.Fatalf("set-up %+v", s)
+	}
+	k.cfg.Hall.URL = ""
+	if s := k.setupDefaults(); s.Black.Name != "" {
+		t.Fatalf("a table out of the hall offered the assignment: %+v", s)
+	}
+}

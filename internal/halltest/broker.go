@@ -1,0 +1,191 @@
+// Package halltest holds what the hall's tests share: a real Mosquitto started with the
+// configuration `hall init` writes, on a free port, in a temporary directory (killed with SIGKILL
+// and started again on the same port and persistence when a test asks), and the kiosk's demo game
+// played into a real journal.
+package halltest
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"os/user"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"tengen/hall/brokerconf"
+	"tengen/internal/testenv"
+)
+
+// Hall is the hall name the tests use.
+const Hall = "test"
+
+// Program returns Mosquitto's path (Debian installs it in /usr/sbin, not on a user's PATH), or
+// calls testenv.Missing.
+func Program(tb testing.TB) string {
+	tb.Helper()
+	if p, err := exec.LookPath("mosquitto"); err == nil {
+		return p
+	}
+	if _, err := os.Stat("/usr/sbin/mosquitto"); err == nil {
+		return "/usr/sbin/mosquitto"
+	}
+	testenv.Missing(tb, "mosquitto is not installed (Debian package mosquitto)")
+	return ""
+}
+
+// FreePort returns a TCP port nobody listens on now.
+func FreePort(tb testing.TB) int {
+	tb.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port
+}
+
+// Broker is a running Mosquitto with a generated hall configuration.
+type Broker struct {
+	tb    testing.TB
+	prog  string
+	Dir   string                 // the configuration directory
+	Port  int                    //
+	Creds brokerconf.Credentials // every user's password
+	mu    sync.Mutex
+	cmd   *exec.Cmd
+	log   *lockedBuffer
+	done  chan struct{}
+}
+
+// Start generates a hall of tables tables on a free port and starts Mosquitto with it.
+func Start(tb testing.TB, tables int) *Broker {
+	tb.Helper()
+	return StartWith(tb, brokerconf.Options{Tables: tables})
+}
+
+// StartWith generates the set-up o describes (the hall, port, address and user are the test's)
+// and starts Mosquitto with it.
+func StartWith(tb testing.TB, o brokerconf.Options) *Broker {
+	tb.Helper()
+	prog := Program(tb)
+	dir := tb.TempDir()
+	port := FreePort(tb)
+	runAs := ""
+	if os.Geteuid() == 0 {
+		runAs = "root"
+	} else if u, err := user.Current(); err == nil {
+		runAs = u.Username
+	}
+	o.Hall, o.Port, o.Bind, o.RunAs = Hall, port, "127.0.0.1", runAs
+	creds, err := brokerconf.Generate(dir, o)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	b := &Broker{tb: tb, prog: prog, Dir: dir, Port: port, Creds: creds}
+	b.Restart()
+	tb.Cleanup(b.Kill)
+	return b
+}
+
+// URL is the broker's mqtt:// address.
+func (b *Broker) URL() string { return fmt.Sprintf("mqtt://127.0.0.1:%d", b.Port) }
+
+// Restart starts the broker (again) on the same port, configuration and persistence, and waits
+// until it accepts connections.
+func (b *Broker) Restart() {
+	b.tb.Helper()
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.cmd != nil {
+		b.tb.Fatal("halltest: Restart while the broker runs")
+	}
+	cmd := exec.Command(b.prog, "-c", filepath.Join(b.Dir, brokerconf.ConfFile))
+	b.log = &lockedBuffer{}
+	cmd.Stdout, cmd.Stderr = b.log, b.log
+	if err := cmd.Start(); err != nil {
+		b.tb.Fatal(err)
+	}
+	done := make(chan struct{})
+	go func() { _ = cmd.Wait(); close(done) }()
+	b.cmd, b.done = cmd, done
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		c, err := net.DialTimeout("tcp", fmt.Sprintf("127.0.0.1:%d", b.Port), 200*time.Millisecond)
+		if err == nil {
+			c.Close()
+			return
+		}
+		select {
+		case <-done:
+			b.cmd = nil
+			b.tb.Fatalf("mosquitto exited at start: %s", b.log.String())
+		default:
+		}
+		if time.Now().After(deadline) {
+			b.tb.Fatalf("mosquitto does not listen on %d after 10s: %s", b.Port, b.log.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// Kill ends the broker with SIGKILL (a power cut, for the broker) and waits for it to be gone.
+func (b *Broker) Kill() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.cmd == nil {
+		return
+	}
+	_ = b.cmd.Process.Kill()
+	<-b.done
+	b.cmd = nil
+}
+
+// PID is the running broker's process id (0 when it is not running).
+func (b *Broker) PID() int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.cmd == nil {
+		return 0
+	}
+	return b.cmd.Process.Pid
+}
+
+// Log is what the broker printed so far.
+func (b *Broker) Log() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.log == nil {
+		return ""
+	}
+	return b.log.String()
+}
+
+// Context is a test context that ends after d or at the test's end.
+func Context(tb testing.TB, d time.Duration) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), d)
+	tb.Cleanup(cancel)
+	return ctx
+}
+
+// lockedBuffer is the broker's output, written by exec's copying goroutine and read by Log.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.buf.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.buf.String()
+}

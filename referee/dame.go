@@ -1,0 +1,210 @@
+package referee
+
+import (
+	"fmt"
+	"log/slog"
+	"strings"
+	"time"
+
+	"tengen/engine"
+	"tengen/vision/observe"
+)
+
+// Dame filling at the table (Japanese rules art. 8). After the stop, a stone the players put on an
+// open dame is dame filling, not a move: it goes into no record and gives nobody a prisoner, and the
+// count is taken on the board with it. The counting state names the dame still open. The count is
+// final only when no dame that can be filled is left, or when both players confirm a second time
+// that the dame left open are regarded as filled. Under the other rulesets dame cost nothing and
+// stones placed after the stop are not looked at.
+
+// DameState is the dame filling of the counting phase (PhaseMarking) under Japanese rules.
+type DameState struct {
+	// Applies: the ruleset counts territory with art. 8's seki rule, so open dame matter and the
+	// players fill them after the stop.
+	Applies bool
+	// Open are the dame still open that a stone can fill safely (the count regards them as filled
+	// if the players agree to leave them), row by row.
+	Open []engine.Point
+	// Seki are the shared liberties of a seki: nobody can fill them and they stay open.
+	Seki []engine.Point
+	// Filled are the dame stones placed since the stop, in the order they were seen.
+	Filled []engine.Move
+	// Asked: both players confirmed with dame still open; they fill them, or both press their
+	// clock again to regard them as filled.
+	Asked bool
+}
+
+// damePolicy reports whether the table runs dame filling after the stop (Japanese art. 8).
+func (t *core) damePolicy() bool {
+	return t.game != nil && !t.rules.SekiEyesCount && t.rules.Scoring == engine.TerritoryScoring
+}
+
+// dameState is the dame filling for State.
+func (t *core) dameState() DameState {
+	if !t.damePolicy() || (t.phase != PhaseMarking && t.phase != PhaseEnded) {
+		return DameState{}
+	}
+	d := DameState{Applies: true, Filled: t.game.DameFilled(), Asked: t.dameAsked}
+	if t.phase == PhaseMarking {
+		d.Open, d.Seki, _ = t.game.OpenDame(t.deadList())
+	}
+	return d
+}
+
+// openDame returns the dame still open that can be filled (none under rulesets without dame filling).
+func (t *core) openDame() []engine.Point {
+	if !t.damePolicy() {
+		return nil
+	}
+	open, _, err := t.game.OpenDame(t.deadList())
+	if err != nil {
+		return nil
+	}
+	return open
+}
+
+// sureStone is how sure the reading must be of a stone on an empty point after the stop to take it
+// as a dame stone (a point misread now and then must not fill a dame).
+const sureStone = 0.95
+
+// dameChanges returns, in reading o, the stones seen for sure on points empty in the game (added)
+// and the dame stones placed after the stop that are gone (taken back).
+func (t *core) dameChanges(o observe.Observation) (added []engine.Move, taken []engine.Point) {
+	if !t.damePolicy() {
+		return nil, nil
+	}
+	g := t.game
+	size := g.Size()
+	for i, c := range g.Board() {
+		s := o.Stones[i]
+		p := engine.Point{X: i % size, Y: i / size}
+		switch {
+		case c == engine.Empty && (s == observe.Black || s == observe.White) && o.PointProbs(i)[s] >= sureStone:
+			col := engine.Black
+			if s == observe.White {
+				col = engine.White
+			}
+			added = append(added, engine.Move{Color: col, Point: p})
+		case c != engine.Empty && s == observe.Empty && t.isFill(p):
+			taken = append(taken, p)
+		}
+	}
+	return added, taken
+}
+
+// isFill reports whether p holds a dame stone placed after the stop.
+func (t *core) isFill(p engine.Point) bool {
+	for _, m := range t.game.DameFilled() {
+		if m.Point == p {
+			return true
+		}
+	}
+	return false
+}
+
+// applyDame fills the dame the reading shows stones on, and takes back the dame stones gone from
+// it, saying what it did. It reports whether anything was said.
+func (t *core) applyDame(o observe.Observation) bool {
+	added, taken := t.dameChanges(o)
+	if len(added) == 0 && len(taken) == 0 {
+		return false
+	}
+	g := t.game
+	size := g.Size()
+	dead := t.deadList()
+	for _, p := range taken {
+		if err := g.TakeBackFill(p); err != nil {
+			t.diag(slog.LevelError, "taking back a dame stone", "err", err)
+		}
+	}
+	// A dame may open only once another is filled: fill until nothing more can be.
+	var filled []engine.Move
+	left := added
+	for progress := true; progress && len(left) > 0; {
+		progress = false
+		var next []engine.Move
+		for _, m := range left {
+			if g.FillDame(m, dead) == nil {
+				filled = append(filled, m)
+				progress = true
+			} else {
+				next = append(next, m)
+			}
+		}
+		left = next
+	}
+	t.markingChanged()
+	var says []Phrase
+	var pts []engine.Point
+	if len(filled) > 0 {
+		says = append(says, phrase("Dame filled at {{.Points}}: dame filling is not a move.", "Points", moveVertices(size, filled)))
+		for _, m := range filled {
+			pts = append(pts, m.Point)
+		}
+	}
+	if len(taken) > 0 {
+		says = append(says, phrase("The dame stones at {{.Points}} were taken back.", "Points", vertices(size, sortedPoints(taken))))
+		pts = append(pts, taken...)
+	}
+	kind := VerdictMarking
+	if len(left) > 0 {
+		kind = VerdictBoardDiffers
+		var lp []engine.Point
+		for _, m := range left {
+			lp = append(lp, m.Point)
+		}
+		pts = append(pts, lp...)
+		says = append(says, phrase("The stones at {{.Points}} are not on an open dame: take them off. After the stop only dame are filled (Japanese rules art. 8).",
+			"Points", vertices(size, sortedPoints(lp))))
+	}
+	says = append(says, t.dameLeft())
+	t.setBanner(Verdict{Kind: kind, At: o.Time, Points: sortedPoints(pts), Says: says})
+	return true
+}
+
+// dameLeft says which open dame are left, and what the players do next.
+func (t *core) dameLeft() Phrase {
+	open := t.openDame()
+	if len(open) == 0 {
+		return phrase("No open dame is left: both players press their clock to confirm the count.")
+	}
+	return phrase("Open dame left at {{.Points}}: fill them, then both players press their clock to confirm.",
+		"Points", vertices(t.game.Size(), open))
+}
+
+// moveVertices names stones by colour and point: "B G5, W H3".
+func moveVertices(size int, ms []engine.Move) string {
+	s := make([]string, len(ms))
+	for i, m := range ms {
+		s[i] = m.GTP(size)
+	}
+	return strings.Join(s, ", ")
+}
+
+// dameBeforeCount is called when both players confirmed the marking. Under Japanese rules with dame
+// still open it asks them to fill them, or to confirm again to regard them as filled, and reports
+// false (no count yet); a second confirmation by both counts, and is recorded.
+func (t *core) dameBeforeCount(at time.Time) bool {
+	open := t.openDame()
+	if len(open) == 0 {
+		return true
+	}
+	size := t.game.Size()
+	if t.dameAsked {
+		t.comment(fmt.Sprintf("Both players regard the open dame at %s as filled (Japanese rules art. 8).", vertices(size, open)))
+		return true
+	}
+	t.dameAsked = true
+	t.confirm = [3]bool{}
+	t.setBanner(Verdict{Kind: VerdictMarking, At: at, Points: open, Says: []Phrase{
+		phrase("Open dame remain at {{.Points}} (Japanese rules art. 8): fill them (a stone on each; dame filling is not a move) and both press your clock, or both press your clock again to count them as filled.",
+			"Points", vertices(size, open))}})
+	return false
+}
+
+// dameNote records the dame filled after the stop in the game record (they are not moves).
+func (t *core) dameNote() {
+	if fills := t.game.DameFilled(); len(fills) > 0 {
+		t.comment(fmt.Sprintf("Dame filled after the stop (not moves): %s.", moveVertices(t.game.Size(), fills)))
+	}
+}

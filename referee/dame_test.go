@@ -1,0 +1,123 @@
+package referee
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"tengen/clock"
+	"tengen/engine"
+)
+
+// walls plays a 9x9 Japanese game to the stop: Black's wall on column C, White's on column D
+// up to D8, so that D9 is the one open dame between Black's 18 points and White's 45.
+func walls(t *testing.T) *harness {
+	t.Helper()
+	h := newHarness(t, 9, nil)
+	start(h, func(s *Setup) { s.Rules = "japanese" })
+	for y := 1; y <= 8; y++ {
+		h.moves(fmt.Sprintf("B C%d", y), fmt.Sprintf("W D%d", y))
+	}
+	h.moves("B C9")
+	h.press(clock.PassButton) // White
+	h.press(clock.PassButton) // Black: the game stops
+	return h
+}
+
+// TestJapaneseArt8DameFillingAtTheTable: after the stop under Japanese rules the screen names the
+// open dame; a stone put on one is dame filling, not a move, and the count uses it; a stone off
+// the dame is refused; the count is final only once no dame is open, or when both players confirm
+// a second time that the open dame are regarded as filled (art. 8).
+func TestJapaneseArt8DameFillingAtTheTable(t *testing.T) {
+	t.Run("filled", func(t *testing.T) {
+		h := walls(t)
+		st := h.wantBanner(VerdictStopped, "Open dame at D9")
+		if !st.Dame.Applies || fmt.Sprint(st.Dame.Open) != fmt.Sprint([]engine.Point{h.pt("D9")}) {
+			t.Fatalf("dame state %+v, want D9 open", st.Dame)
+		}
+		moves := h.movesGTP()
+		h.put('X', "A1") // in Black's own territory: not a dame
+		h.look()
+		h.wantBanner(VerdictBoardDiffers, "not on an open dame", "A1")
+		h.put('.', "A1")
+		h.put('X', "D9")
+		h.look()
+		// Black's stone on D9 touches White's territory: E9 is a dame now, which White closes.
+		st = h.wantBanner(VerdictMarking, "Dame filled at B D9", "Open dame left at E9")
+		if fmt.Sprint(st.Dame.Open) != fmt.Sprint([]engine.Point{h.pt("E9")}) || len(st.Dame.Filled) != 1 || st.Board[h.pt("D9").Y*9+h.pt("D9").X] != engine.Black {
+			t.Fatalf("dame state %+v after the fill", st.Dame)
+		}
+		h.put('O', "E9")
+		h.look()
+		st = h.wantBanner(VerdictMarking, "Dame filled at W E9", "No open dame is left")
+		if len(st.Dame.Open) != 0 || len(st.Dame.Filled) != 2 {
+			t.Fatalf("dame state %+v after the second fill", st.Dame)
+		}
+		if got := h.movesGTP(); got != moves {
+			t.Fatalf("the dame stone became a move: %q", got)
+		}
+		h.reopen() // the journal replays the fill
+		if st := h.state(); len(st.Dame.Filled) != 2 {
+			t.Fatalf("after the replay: dame state %+v", st.Dame)
+		}
+		h.press(clock.BlackClock)
+		h.press(clock.WhiteClock)
+		st = h.wantBanner(VerdictResult, "W+32.5") // E9 is White's stone, no longer territory
+		if st.Phase != PhaseEnded || st.Result != "W+32.5" {
+			t.Fatalf("phase %v result %q", st.Phase, st.Result)
+		}
+		if rec := string(h.tab.Record().MarshalSGF()); !strings.Contains(rec, "Dame filled after the stop (not moves): B D9, W E9.") {
+			t.Errorf("the record does not list the dame filled:\n%s", rec)
+		}
+	})
+	t.Run("regarded as filled", func(t *testing.T) {
+		h := walls(t)
+		h.press(clock.BlackClock)
+		h.press(clock.WhiteClock)
+		st := h.wantBanner(VerdictMarking, "Open dame remain at D9", "again to count them as filled")
+		if st.Phase != PhaseMarking || !st.Dame.Asked || st.Black.Confirmed {
+			t.Fatalf("phase %v, dame %+v, black confirmed %v: want marking, asked, not confirmed", st.Phase, st.Dame, st.Black.Confirmed)
+		}
+		h.press(clock.WhiteClock)
+		h.press(clock.BlackClock)
+		if st := h.wantBanner(VerdictResult, "W+33.5"); st.Result != "W+33.5" {
+			t.Fatalf("result %q", st.Result)
+		}
+		if rec := string(h.tab.Record().MarshalSGF()); !strings.Contains(rec, "regard the open dame at D9 as filled") {
+			t.Errorf("the record does not say the dame were regarded as filled:\n%s", rec)
+		}
+	})
+	t.Run("taken back, and play resumed", func(t *testing.T) {
+		h := walls(t)
+		h.put('O', "D9")
+		h.look()
+		h.wantBanner(VerdictMarking, "Dame filled at W D9")
+		h.put('.', "D9")
+		h.look()
+		st := h.wantBanner(VerdictMarking, "taken back", "Open dame left at D9")
+		if len(st.Dame.Filled) != 0 || len(st.Dead) != 0 {
+			t.Fatalf("dame %+v, dead %v after taking the dame stone back", st.Dame, st.Dead)
+		}
+		h.put('O', "D9")
+		h.look()
+		if err := h.tab.Resume(engine.Black, h.now()); err != nil {
+			t.Fatal(err)
+		}
+		st = h.wantBanner(VerdictInfo, "Take the dame stones at D9 off the board")
+		if st.Phase != PhasePlaying || st.Board[h.pt("D9").Y*9+h.pt("D9").X] != engine.Empty {
+			t.Fatalf("phase %v, D9 %v after resuming", st.Phase, st.Board[h.pt("D9").Y*9+h.pt("D9").X])
+		}
+	})
+	t.Run("not under AGA rules", func(t *testing.T) {
+		h := newHarness(t, 9, nil)
+		start(h, nil)
+		h.moves("B C1", "W D1")
+		h.press(clock.PassButton)
+		h.press(clock.PassButton)
+		h.put('X', "E5")
+		h.look()
+		if st := h.state(); st.Dame.Applies || st.Banner.Kind != VerdictStopped {
+			t.Fatalf("AGA: dame %+v, banner %v %q", st.Dame, st.Banner.Kind, st.Banner.Message)
+		}
+	})
+}

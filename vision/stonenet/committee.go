@@ -1,0 +1,124 @@
+package stonenet
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"math"
+)
+
+// Committee is several networks trained alike but from different seeds (and on different
+// points held aside), whose probabilities are averaged. A network trained on a few hundred
+// photos is wrong in its own way on a photo unlike them: retraining with another seed moved a
+// held-out source's mistakes by half. The members rarely make the same confident mistake, so
+// their mean makes fewer than any one of them.
+type Committee struct {
+	Members []*Net
+	// Sure, when above 0, lets the first member alone read a point it gives a reading at least
+	// this probability: most points of a board are plain, and asking every member costs time.
+	Sure float32
+}
+
+// Inputs returns the number of inputs every member takes.
+func (c *Committee) Inputs() int {
+	if len(c.Members) == 0 {
+		return 0
+	}
+	return c.Members[0].Inputs()
+}
+
+// Forward returns the mean of the members' probabilities for one point's features x.
+func (c *Committee) Forward(x []float32, buf *Buffers) [Classes]float32 {
+	var sum [Classes]float32
+	for i, m := range c.Members {
+		p := m.Forward(x, buf)
+		if i == 0 && c.Sure > 0 && max(p[0], p[1], p[2]) >= c.Sure {
+			return p
+		}
+		for k := range sum {
+			sum[k] += p[k]
+		}
+	}
+	for k := range sum {
+		sum[k] /= float32(len(c.Members))
+	}
+	return sum
+}
+
+// committeeMagic starts a weights file holding a committee; a file starting with the single
+// network's magic is read as a committee of one.
+var committeeMagic = [8]byte{'T', 'G', 'S', 'N', 'C', 'O', 'M', '1'}
+
+// maxMembers bounds the members read from a file.
+const maxMembers = 16
+
+// MarshalBinary writes the committee: a header, the number of members, Sure, and each member's
+// bytes after their length.
+func (c *Committee) MarshalBinary() ([]byte, error) {
+	if len(c.Members) == 0 || len(c.Members) > maxMembers {
+		return nil, fmt.Errorf("stonenet: a committee of %d members", len(c.Members))
+	}
+	var b bytes.Buffer
+	b.Write(committeeMagic[:])
+	_ = binary.Write(&b, binary.LittleEndian, uint32(len(c.Members)))
+	_ = binary.Write(&b, binary.LittleEndian, c.Sure)
+	for _, m := range c.Members {
+		raw, err := m.MarshalBinary()
+		if err != nil {
+			return nil, err
+		}
+		_ = binary.Write(&b, binary.LittleEndian, uint32(len(raw)))
+		b.Write(raw)
+	}
+	return b.Bytes(), nil
+}
+
+// UnmarshalBinary reads what MarshalBinary wrote, or a single network's file as a committee of
+// one. Every member must take the same inputs.
+func (c *Committee) UnmarshalBinary(data []byte) error {
+	if len(data) >= 8 && bytes.Equal(data[:8], magic[:]) {
+		var n Net
+		if err := n.UnmarshalBinary(data); err != nil {
+			return err
+		}
+		c.Members, c.Sure = []*Net{&n}, 0
+		return nil
+	}
+	if len(data) < 16 || !bytes.Equal(data[:8], committeeMagic[:]) {
+		return fmt.Errorf("%w: bad header", ErrFormat)
+	}
+	count := binary.LittleEndian.Uint32(data[8:12])
+	if count == 0 || count > maxMembers {
+		return fmt.Errorf("%w: a committee of %d members", ErrFormat, count)
+	}
+	sure := math.Float32frombits(binary.LittleEndian.Uint32(data[12:16]))
+	if !(sure >= 0 && sure <= 1) {
+		return fmt.Errorf("%w: sure %v", ErrFormat, sure)
+	}
+	rest := data[16:]
+	var members []*Net
+	for i := uint32(0); i < count; i++ {
+		if len(rest) < 4 {
+			return fmt.Errorf("%w: truncated before member %d", ErrFormat, i+1)
+		}
+		size := binary.LittleEndian.Uint32(rest[:4])
+		rest = rest[4:]
+		if uint64(size) > uint64(len(rest)) {
+			return fmt.Errorf("%w: member %d truncated", ErrFormat, i+1)
+		}
+		var n Net
+		if err := n.UnmarshalBinary(rest[:size]); err != nil {
+			return fmt.Errorf("member %d: %w", i+1, err)
+		}
+		if len(members) > 0 && n.Inputs() != members[0].Inputs() {
+			return fmt.Errorf("%w: member %d takes %d inputs, member 1 %d", ErrFormat, i+1, n.Inputs(), members[0].Inputs())
+		}
+		members = append(members, &n)
+		rest = rest[size:]
+	}
+	if len(rest) != 0 {
+		return fmt.Errorf("%w: %d bytes after the last member", ErrFormat, len(rest))
+	}
+	c.Members, c.Sure = members, sure
+	return nil
+}
