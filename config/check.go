@@ -166,7 +166,7 @@ func ParsePin(name string) (int, error) {
 		return 0, fmt.Errorf("%q is not a GPIO pin name: write \"GPIO17\" (BCM numbering, GPIO0..GPIO%d)", name, MaxBCMPin)
 	}
 	n, err := strconv.Atoi(rest)
-	if err != nil || n < 0 || n > MaxBCMPin || (len(rest) == 2 && rest[0] == '0') {
+	if err != nil || rest[0] < '0' || rest[0] > '9' || n < 0 || n > MaxBCMPin || (len(rest) == 2 && rest[0] == '0') {
 		return 0, fmt.Errorf("%q is not a GPIO pin name: write \"GPIO17\" (BCM numbering, GPIO0..GPIO%d)", name, MaxBCMPin)
 	}
 	return n, nil

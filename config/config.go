@@ -312,9 +312,12 @@ func Parse(data []byte, name string) (Config, error) {
 	if !utf8Valid(data) {
 		return Config{}, &Error{Path: name, Problems: []Problem{{Msg: "the file is not UTF-8 text"}}}
 	}
+	if p := checkNesting(data); p != nil {
+		return Config{}, &Error{Path: name, Problems: []Problem{*p}}
+	}
 	md, err := toml.NewDecoder(bytes.NewReader(data)).Decode(&c)
 	if err != nil {
-		return Config{}, &Error{Path: name, Problems: []Problem{decodeProblem(err, data)}}
+		return Config{}, &Error{Path: name, Problems: decodeProblems(err, data)}
 	}
 	var probs []Problem
 	lines := keyLines(data)
@@ -337,6 +340,57 @@ func utf8Valid(b []byte) bool { return strings.ToValidUTF8(string(b), "\uFFFD") 
 
 var lastKeyRe = regexp.MustCompile(`last key "([^"]*)"`)
 var lineRe = regexp.MustCompile(`line (\d+)`)
+
+// maxTypeProblems bounds how many wrong-type values decodeProblems looks for.
+const maxTypeProblems = 20
+
+// decodeProblems lists the problems of a file the decoder refused. The decoder stops at the first
+// value of the wrong type; so that the director can fix them all in one go, the line of each such
+// value is blanked and the file decoded again, until it decodes, fails otherwise (a syntax error,
+// or a blanked line that was part of a longer value), or maxTypeProblems are found.
+func decodeProblems(err error, data []byte) []Problem {
+	probs := []Problem{decodeProblem(err, data)}
+	for len(probs) < maxTypeProblems {
+		last := probs[len(probs)-1]
+		var pe toml.ParseError
+		if errors.As(err, &pe) && pe.Message != "" && !strings.Contains(pe.Message, "incompatible types") {
+			break // a syntax error: what follows cannot be read
+		}
+		if last.Line <= 0 || !strings.Contains(last.Msg, "incompatible types") {
+			break
+		}
+		data = blankLine(data, last.Line)
+		c := Default()
+		if _, err = toml.NewDecoder(bytes.NewReader(data)).Decode(&c); err == nil {
+			break
+		}
+		p := decodeProblem(err, data)
+		if !strings.Contains(p.Msg, "incompatible types") {
+			break // blanking made the file unreadable: report only the wrong types found
+		}
+		probs = append(probs, p)
+	}
+	sortProblems(probs)
+	return probs
+}
+
+// blankLine returns a copy of data with the 1-based line's text replaced by spaces (its newline
+// kept, so every other line keeps its number).
+func blankLine(data []byte, line int) []byte {
+	out := bytes.Clone(data)
+	start := 0
+	for n := 1; n < line; n++ {
+		i := bytes.IndexByte(out[start:], '\n')
+		if i < 0 {
+			return out
+		}
+		start += i + 1
+	}
+	for i := start; i < len(out) && out[i] != '\n'; i++ {
+		out[i] = ' '
+	}
+	return out
+}
 
 // decodeProblem turns a TOML syntax or type error into a Problem with its key and line.
 func decodeProblem(err error, data []byte) Problem {

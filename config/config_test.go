@@ -2,6 +2,7 @@ package config
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -264,5 +265,67 @@ func TestIllegalMovePolicy(t *testing.T) {
 	}
 	if _, err := Parse([]byte("[game]\nillegal_move = \"flogging\"\n"), "k"); err == nil || !strings.Contains(err.Error(), "game.illegal_move") {
 		t.Fatalf("an unknown policy: err %v", err)
+	}
+}
+
+// TestDeepNestingRefused: values nested deeper than maxNesting are refused before the TOML decoder
+// sees them, quickly, with the line; brackets inside strings and comments do not count, and the
+// nesting a real file uses passes.
+func TestDeepNestingRefused(t *testing.T) {
+	deep := func(n int, open, close string) string {
+		return "table = 1\n\n[game]\nx = " + strings.Repeat(open, n) + "1" + strings.Repeat(close, n) + "\n"
+	}
+	for _, tc := range []struct {
+		name, src string
+		refused   bool
+	}{
+		{"100,000 nested inline tables", deep(100_000, "{a = ", "}"), true},
+		{"100,000 nested arrays", deep(100_000, "[", "]"), true},
+		{"17 nested inline tables", deep(maxNesting+1, "{a = ", "}"), true},
+		{"10,000 inline tables 14 deep", "table = 1\n\n[game]\nx = [" + strings.Repeat(strings.Repeat("{a = ", 14)+"1"+strings.Repeat("}", 14)+",", 10_000) + "]\n", true},
+		{"brackets in strings and comments", "event = \"{{{{{{{{{{{{{{{{{{{{[[[[[[[[[[[[[[[[[[\"\n" +
+			"# {{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{\n" + "language = '''\n[[[[[[[[[[[[[[[[[[[[[[\n'''\n", false},
+		{"the shipped nesting", "[alerts]\nevents = [\"flag\", \"illegal\"]\n", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			start := time.Now()
+			_, err := Parse([]byte(tc.src), "k.toml")
+			if d := time.Since(start); d > time.Second {
+				t.Errorf("took %v", d)
+			}
+			var ce *Error
+			nested := errors.As(err, &ce) && len(ce.Problems) == 1 && (strings.Contains(ce.Problems[0].Msg, "nested more than") ||
+				strings.Contains(ce.Problems[0].Msg, "inline tables or table headers"))
+			if nested != tc.refused {
+				t.Fatalf("refused for nesting %v, want %v (err %v)", nested, tc.refused, err)
+			}
+			if tc.refused && ce.Problems[0].Line != 4 {
+				t.Errorf("line %d, want 4", ce.Problems[0].Line)
+			}
+		})
+	}
+}
+
+// TestEveryWrongTypeListed: a file with seven values of the wrong type lists all seven, each with
+// its key and line (the decoder stops at the first; it used to be the only one said).
+func TestEveryWrongTypeListed(t *testing.T) {
+	src := "table = \"three\"\nevent = 5\nlanguage = 1\n\n[camera]\nwidth = \"wide\"\nfps = \"fast\"\n\n[pins]\nblack = 17\ndebounce = true\n"
+	_, err := Parse([]byte(src), "k.toml")
+	var ce *Error
+	if !errors.As(err, &ce) {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, p := range ce.Problems {
+		got = append(got, fmt.Sprintf("%d:%s", p.Line, p.Key))
+	}
+	want := "1:table 2:event 3:language 6:camera.width 7:camera.fps 10:pins.black 11:pins.debounce"
+	if strings.Join(got, " ") != want {
+		t.Errorf("problems %v, want %s\n%v", got, want, ce)
+	}
+	// A syntax error after a wrong type: the wrong type and the syntax error, nothing invented.
+	_, err = Parse([]byte("table = \"x\"\n[pins\n"), "k.toml")
+	if !errors.As(err, &ce) || len(ce.Problems) < 1 {
+		t.Fatalf("%v", err)
 	}
 }

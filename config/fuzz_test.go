@@ -1,8 +1,13 @@
 package config
 
 import (
+	"bytes"
+	"crypto/pbkdf2"
+	"crypto/sha256"
 	"errors"
+	"fmt"
 	"os"
+	"strings"
 	"testing"
 )
 
@@ -31,6 +36,55 @@ func FuzzParse(f *testing.F) {
 		}
 		if ps := c.check(); len(ps) > 0 {
 			t.Fatalf("accepted a configuration with problems: %v", ps)
+		}
+	})
+}
+
+// FuzzParsePin: a pin name read is GPIO0..GPIO27 in one spelling only.
+func FuzzParsePin(f *testing.F) {
+	for _, s := range []string{"GPIO17", "gpio4", "GPIO07", "GPIO28", "GPIO", "GPIO-1", "17", "GPIO+1", "GPIO٣"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, name string) {
+		n, err := ParsePin(name)
+		if err != nil {
+			return
+		}
+		if n < 0 || n > MaxBCMPin {
+			t.Fatalf("ParsePin(%q) = %d, out of range", name, n)
+		}
+		if want := fmt.Sprintf("GPIO%d", n); !strings.EqualFold(name, want) {
+			t.Fatalf("ParsePin(%q) = %d: it is not %s", name, n, want)
+		}
+	})
+}
+
+// FuzzCheckPIN: a stored hash of any text never panics the check and never matches unless it is
+// a well-formed hash; a well-formed one (with few iterations, to keep the fuzzer fast) matches
+// the PIN it was derived from and no other.
+func FuzzCheckPIN(f *testing.F) {
+	f.Add("pbkdf2-sha256$1000$c2FsdHNhbHQ$AAAAAAAAAAAAAAAAAAAAAA", "1234")
+	f.Add("pbkdf2-sha256$99999999$c2FsdHNhbHQ$AAAAAAAAAAAAAAAAAAAAAA", "0000")
+	f.Add("", "")
+	f.Add("pbkdf2-sha256$$$", "12345678901234")
+	f.Fuzz(func(t *testing.T, hash, pin string) {
+		h, err := parseHash(hash)
+		if err != nil {
+			if CheckPIN(hash, pin) {
+				t.Fatalf("a malformed hash %q matched %q", hash, pin)
+			}
+			return
+		}
+		if h.iter > 2000 {
+			return // a real derivation: correct, but too slow for a fuzzer
+		}
+		ok := CheckPIN(hash, pin)
+		if ok && !validPIN(pin) {
+			t.Fatalf("an invalid PIN %q matched", pin)
+		}
+		key, err := pbkdf2.Key(sha256.New, pin, h.salt, h.iter, len(h.key))
+		if validPIN(pin) && err == nil && ok != bytes.Equal(key, h.key) {
+			t.Fatalf("CheckPIN(%q, %q) = %v, the key says otherwise", hash, pin, ok)
 		}
 	})
 }

@@ -257,6 +257,9 @@ const (
 	// DirectorResume continues after a pause or a halt (the pending illegal move is retracted
 	// without a pass).
 	DirectorResume DirectorKind = "resume"
+	// DirectorExport writes the game record to a file (ExportSGF); it is journaled only when
+	// refused for a wrong PIN, as an audit record.
+	DirectorExport DirectorKind = "export"
 )
 
 // DirectorAction is one director intervention.

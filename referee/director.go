@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -16,12 +17,14 @@ var ErrNoGame = errors.New("referee: no game to export")
 
 // ExportSGF writes the game record as it stands to dir/export-<at>.sgf, atomically and synced, for a
 // director who gives the PIN (the export button of the director screen). It changes nothing in the
-// game, so nothing is journaled. It returns the file's path.
+// game, so nothing is journaled but a wrong PIN (as a refused DirectorExport, like any refused
+// director action). It returns the file's path.
 func (t *Table) ExportSGF(pin, dir string, at time.Time) (string, error) {
 	if t.opts.CheckPIN == nil {
 		return "", ErrNoDirector
 	}
 	if !t.opts.CheckPIN(pin) {
+		t.deny(DirectorAction{Kind: DirectorExport}, at)
 		return "", ErrBadPIN
 	}
 	rec := t.Record()
@@ -37,28 +40,49 @@ func (t *Table) ExportSGF(pin, dir string, at time.Time) (string, error) {
 
 // Director performs a director action after checking the PIN. The action (never the PIN) is
 // journaled and noted in the SGF; a wrong PIN is journaled as a refusal and changes nothing.
+//
+// The PIN is checked (a key derivation, tens of milliseconds on a Pi) before the table's lock is
+// taken, so that the screens and the buttons are never held up by it.
 func (t *Table) Director(pin string, a DirectorAction, at time.Time) error {
+	if t.opts.CheckPIN == nil {
+		return ErrNoDirector
+	}
+	if !t.opts.CheckPIN(pin) {
+		t.deny(a, at)
+		return ErrBadPIN
+	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if at.IsZero() {
 		at = t.live.Now()
 	}
-	if t.opts.CheckPIN == nil {
-		return ErrNoDirector
-	}
-	if !t.opts.CheckPIN(pin) {
-		t.seq++
-		if err := t.append(&event{Seq: t.seq, Kind: kindDenied, At: at, Director: &a}); err != nil {
-			t.seq--
-		}
-		t.setBanner(Verdict{Kind: VerdictDirector, At: at, Says: []Phrase{phrase("Wrong director PIN: nothing was changed.")}})
-		t.bump() // said, not journaled: the denied record is the audit
-		return ErrBadPIN
-	}
 	if err := t.checkDirector(a); err != nil {
 		return err
 	}
 	return t.runEvent(&event{Kind: kindDirector, At: at, Director: &a})
+}
+
+// deny journals a refused director action (a wrong PIN) as an audit record and says so on the
+// banner; nothing else changes.
+func (t *Table) deny(a DirectorAction, at time.Time) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if at.IsZero() {
+		at = t.live.Now()
+	}
+	t.seq++
+	if err := t.append(&event{Seq: t.seq, Kind: kindDenied, At: at, Director: &a}); err != nil {
+		t.seq--
+	}
+	says := phrase("Wrong director PIN: nothing was changed.")
+	if t.opts.PINLockedFor != nil {
+		if d := t.opts.PINLockedFor(); d > 0 {
+			says = phrase("The director PIN is locked after repeated wrong PINs: try again in {{.Minutes}} min. Nothing was changed.",
+				"Minutes", strconv.Itoa(int((d+time.Minute-1)/time.Minute)))
+		}
+	}
+	t.setBanner(Verdict{Kind: VerdictDirector, At: at, Says: []Phrase{says}})
+	t.bump() // said, not journaled: the denied record is the audit
 }
 
 // checkDirector refuses, before anything is journaled, an action that cannot apply now.

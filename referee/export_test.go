@@ -1,12 +1,16 @@
 package referee
 
 import (
+	"encoding/json"
 	"errors"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"tengen/engine"
+	"tengen/referee/journal"
 )
 
 // TestExportSGF: the director's export needs the PIN, refuses before a game exists, and writes the
@@ -37,5 +41,96 @@ func TestExportSGF(t *testing.T) {
 	nodir := newHarness(t, 9, nil)
 	if _, err := nodir.tab.ExportSGF(pin, dir, nodir.now()); !errors.Is(err, ErrNoDirector) {
 		t.Fatalf("no PIN configured: %v, want ErrNoDirector", err)
+	}
+}
+
+// TestWrongPINsJournaledOutsideTheLock: every wrong PIN, on the export as on the other director
+// actions, leaves a refused record in the journal (the export's used to leave no trace, so every
+// PIN could be tried unseen), and the PIN is checked without the table's lock held (the check is
+// a key derivation; the screens and buttons must not wait for it).
+func TestWrongPINsJournaledOutsideTheLock(t *testing.T) {
+	var tab *Table
+	h := newHarness(t, 9, func(o *Options) {
+		o.CheckPIN = func(p string) bool {
+			done := make(chan struct{})
+			go func() { _ = tab.State(); close(done) }() // takes the table's lock
+			select {
+			case <-done:
+			case <-time.After(5 * time.Second):
+				t.Error("the PIN was checked with the table's lock held")
+			}
+			return p == pin
+		}
+	})
+	tab = h.tab
+	start(h, nil)
+	tab = h.tab
+	h.move(engine.Black, "E5")
+	dir := t.TempDir()
+	for i := 0; i < 3; i++ {
+		if _, err := h.tab.ExportSGF("9999", dir, h.now()); !errors.Is(err, ErrBadPIN) {
+			t.Fatalf("wrong PIN: %v", err)
+		}
+	}
+	if err := h.tab.Director("9999", DirectorAction{Kind: DirectorPause}, h.now()); !errors.Is(err, ErrBadPIN) {
+		t.Fatalf("wrong PIN: %v", err)
+	}
+	if _, err := h.tab.ExportSGF(pin, dir, h.now()); err != nil {
+		t.Fatal(err)
+	}
+	h.tab.Close()
+	data, err := os.ReadFile(filepath.Join(h.dir, journal.FileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, _, err := journal.Decode(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kinds := map[DirectorKind]int{}
+	for _, r := range recs {
+		var ev event
+		if err := json.Unmarshal(r, &ev); err != nil {
+			t.Fatal(err)
+		}
+		if ev.Kind == kindDenied && ev.Director != nil {
+			kinds[ev.Director.Kind]++
+		}
+		if strings.Contains(string(r), "9999") {
+			t.Errorf("a PIN is in the journal: %s", r)
+		}
+	}
+	if kinds[DirectorExport] != 3 || kinds[DirectorPause] != 1 || len(kinds) != 2 {
+		t.Errorf("refused records %v, want 3 exports and 1 pause", kinds)
+	}
+	h.reopen() // the audit records replay as nothing
+	if got := h.movesGTP(); got != "B E5" {
+		t.Errorf("after reopening: %q", got)
+	}
+}
+
+// TestLockedPINSaysSo: a PIN refused while the guard is locked says so on the banner, with the
+// minutes left, instead of only "wrong PIN".
+func TestLockedPINSaysSo(t *testing.T) {
+	locked := time.Duration(0)
+	h := newHarness(t, 9, func(o *Options) {
+		o.CheckPIN = func(p string) bool { return p == pin && locked == 0 }
+		o.PINLockedFor = func() time.Duration { return locked }
+	})
+	start(h, nil)
+	for _, tc := range []struct {
+		locked time.Duration
+		says   string
+	}{
+		{0, "Wrong director PIN"},
+		{90 * time.Second, "try again in 2 min"},
+	} {
+		locked = tc.locked
+		if err := h.tab.Director("1111", DirectorAction{Kind: DirectorPause}, h.now()); !errors.Is(err, ErrBadPIN) {
+			t.Fatalf("%v", err)
+		}
+		if got := h.tab.State().Banner.Message; !strings.Contains(got, tc.says) {
+			t.Errorf("locked %v: banner %q, want %q", tc.locked, got, tc.says)
+		}
 	}
 }

@@ -45,10 +45,13 @@ type Options struct {
 	ButtonSettle   time.Duration     // the buttons' debounce settle time; 0 = clock.DefaultSettle
 	FlagGrace      time.Duration     // a flag is called only this long after it fell, so a press made just before (still being debounced) counts; 0 = ButtonSettle + FlagMargin
 	CheckPIN       func(string) bool // checks a director PIN (hashed compare); nil = no director actions
-	Logger         *slog.Logger      // nil = slog.Default()
-	NoSync         bool              // tests only: skip fsync
-	Application    string            // the SGF AP value; "" = "Tengen"
-	MinConfidence  float32           // readings with a point below this are treated like a hand; 0 = off
+	// PINLockedFor, when set, says how long CheckPIN refuses every PIN after repeated wrong ones
+	// (config.PINGuard); a refusal meanwhile says so on the banner, with the minutes left.
+	PINLockedFor  func() time.Duration
+	Logger        *slog.Logger // nil = slog.Default()
+	NoSync        bool         // tests only: skip fsync
+	Application   string       // the SGF AP value; "" = "Tengen"
+	MinConfidence float32      // readings with a point below this are treated like a hand; 0 = off
 	// OnVerdict, when set, is called with every new verdict as it is said (not during the replay
 	// of the journal at start). It runs with the table locked: it must not call the Table.
 	OnVerdict      func(Verdict)

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"tengen/internal/testenv"
 )
@@ -181,4 +182,59 @@ func TestKioskUnitPromises(t *testing.T) {
 			t.Errorf("DeviceAllow=%s missing: the kiosk needs it", dev)
 		}
 	}
+}
+
+// TestUnitsHaveAStartLimit: a unit that keeps failing is restarted a few seconds apart, and only
+// so many times: a crash loop reaches StartLimitBurst within StartLimitIntervalSec and stops
+// (systemd-analyze verify, in TestUnitsVerify, checks the directives' syntax).
+func TestUnitsHaveAStartLimit(t *testing.T) {
+	for _, unit := range []string{"tengen-kiosk.service", "tengen-display.service"} {
+		t.Run(unit, func(t *testing.T) {
+			d := directives(t, unit)
+			one := func(key string) string {
+				t.Helper()
+				if len(d[key]) != 1 {
+					t.Fatalf("%s: want one %s=, have %q", unit, key, d[key])
+				}
+				return d[key][0]
+			}
+			interval := unitDuration(t, one("StartLimitIntervalSec"))
+			restart := unitDuration(t, one("RestartSec"))
+			burst, err := strconv.Atoi(one("StartLimitBurst"))
+			if err != nil || burst < 3 {
+				t.Fatalf("StartLimitBurst=%s: want a number of at least 3", one("StartLimitBurst"))
+			}
+			if interval <= 0 {
+				t.Fatalf("StartLimitIntervalSec=%s: no start limit", one("StartLimitIntervalSec"))
+			}
+			if restart < 2*time.Second {
+				t.Errorf("RestartSec=%v: restarts closer than 2 s", restart)
+			}
+			// A start that fails at once comes back every RestartSec: the burst must be reached
+			// within the interval, or the limit never stops a crash loop.
+			if loop := time.Duration(burst) * restart; loop >= interval {
+				t.Errorf("%d restarts %v apart take %v, not within StartLimitIntervalSec=%v: the limit never trips", burst, restart, loop, interval)
+			}
+		})
+	}
+}
+
+// unitDuration reads a systemd time span of the forms the units use: "5s", "10min", "2h", "0".
+func unitDuration(t *testing.T, v string) time.Duration {
+	t.Helper()
+	v = strings.TrimSpace(v)
+	if v == "0" || v == "infinity" {
+		return 0
+	}
+	units := map[string]time.Duration{"s": time.Second, "sec": time.Second, "min": time.Minute, "m": time.Minute, "h": time.Hour}
+	i := strings.IndexFunc(v, func(r rune) bool { return r < '0' || r > '9' })
+	if i <= 0 {
+		t.Fatalf("time span %q: want a number and a unit", v)
+	}
+	n, _ := strconv.Atoi(v[:i])
+	u, ok := units[v[i:]]
+	if !ok {
+		t.Fatalf("time span %q: unit %q not understood here", v, v[i:])
+	}
+	return time.Duration(n) * u
 }

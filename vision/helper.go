@@ -300,14 +300,27 @@ func (c *helperCapture) Close() error {
 }
 
 // helperVideoSource reads the frames of a video file once, decoded by the camera helper; Next
-// returns ErrEnd after the last. A helper that fails is an error, not a reconnection: the video
-// is not read again.
+// returns ErrEnd after the last. A helper that dies mid-video (killed, crashed, hung past the
+// frame timeout) is supervised like a camera's: a Lost event, a new helper after a backoff, the
+// frames already delivered skipped (the helper numbers each frame from the start of the file),
+// and a Back event with the next new frame. After maxVideoRestarts restarts in a row without a
+// new frame, Next gives up with the helper's error; so does a first helper that gives no frame.
 type helperVideoSource struct {
-	p     *helperProc
-	start time.Time
-	seq   uint64
-	ended bool
+	path     string
+	opt      LiveOptions
+	p        *helperProc // nil between a helper's death and the next start
+	start    time.Time
+	seq      uint64 // frames delivered
+	lastSeq  uint64 // the helper's number of the last frame delivered
+	ended    bool
+	closed   bool
+	lost     bool // a Lost event was sent and no Back yet
+	restarts int  // helpers started since the last new frame
+	backoff  time.Duration
 }
+
+// maxVideoRestarts bounds the helpers started in a row for a video file without a new frame.
+const maxVideoRestarts = 5
 
 // openHelperVideo starts the helper for a video file. Frame times are start plus the frame's
 // position in the video.
@@ -318,41 +331,134 @@ func openHelperVideo(path string, start time.Time, opt LiveOptions) (*helperVide
 	if opt.Name == "" {
 		opt.Name = path
 	}
+	if opt.MinBackoff <= 0 {
+		opt.MinBackoff = 200 * time.Millisecond
+	}
+	if opt.MaxBackoff < opt.MinBackoff {
+		opt.MaxBackoff = max(5*time.Second, opt.MinBackoff)
+	}
+	if opt.Now == nil {
+		opt.Now = time.Now
+	}
+	if opt.Logger == nil {
+		opt.Logger = slog.Default()
+	}
 	p, err := startHelper(path, opt)
 	if err != nil {
 		return nil, err
 	}
-	return &helperVideoSource{p: p, start: start}, nil
+	return &helperVideoSource{path: path, opt: opt, p: p, start: start, backoff: opt.MinBackoff}, nil
 }
 
-// Next reads the next frame of the video.
+// Next reads the next frame of the video, restarting a helper that died.
 func (s *helperVideoSource) Next(ctx context.Context, dst *gocv.Mat) (FrameInfo, error) {
-	if s.p == nil {
-		return FrameInfo{}, ErrClosed
-	}
-	if s.ended {
-		return FrameInfo{}, ErrEnd
-	}
-	m, err := s.p.next(ctx)
-	if err != nil {
-		return FrameInfo{}, err
-	}
-	switch m.Kind {
-	case framepipe.KindEnd:
-		s.ended = true
-		return FrameInfo{}, ErrEnd
-	case framepipe.KindFrame:
-		if err := toMat(m, dst); err != nil {
+	for {
+		if s.closed {
+			return FrameInfo{}, ErrClosed
+		}
+		if s.ended {
+			return FrameInfo{}, ErrEnd
+		}
+		if err := ctx.Err(); err != nil {
 			return FrameInfo{}, err
 		}
-		s.seq++
-		return FrameInfo{Time: s.start.Add(time.Duration(m.Time)), Seq: s.seq}, nil
+		if s.p == nil {
+			p, err := startHelper(s.path, s.opt)
+			if err != nil {
+				if gaveUp := s.helperFailed(err); gaveUp != nil {
+					return FrameInfo{}, gaveUp
+				}
+				if err := s.wait(ctx); err != nil {
+					return FrameInfo{}, err
+				}
+				continue
+			}
+			s.p = p
+		}
+		m, err := s.p.next(ctx)
+		if err != nil {
+			if ctx.Err() != nil {
+				return FrameInfo{}, ctx.Err()
+			}
+			s.p.close()
+			s.p = nil
+			if gaveUp := s.helperFailed(err); gaveUp != nil {
+				return FrameInfo{}, gaveUp
+			}
+			if err := s.wait(ctx); err != nil {
+				return FrameInfo{}, err
+			}
+			continue
+		}
+		switch m.Kind {
+		case framepipe.KindEnd:
+			s.ended = true
+			return FrameInfo{}, ErrEnd
+		case framepipe.KindFrame:
+			if m.Seq != 0 && m.Seq <= s.lastSeq {
+				continue // delivered before the helper was restarted
+			}
+			if err := toMat(m, dst); err != nil {
+				return FrameInfo{}, err
+			}
+			s.lastSeq = m.Seq
+			s.seq++
+			s.restarts = 0
+			s.backoff = s.opt.MinBackoff
+			if s.lost {
+				s.lost = false
+				s.opt.Logger.Info("camera back", "camera", s.opt.Name, "frame", m.Seq)
+				s.emit(Event{Kind: Back, Time: s.opt.Now()})
+			}
+			return FrameInfo{Time: s.start.Add(time.Duration(m.Time)), Seq: s.seq}, nil
+		}
+		return FrameInfo{}, fmt.Errorf("vision: %s: unexpected %s message", s.opt.Name, m.Kind)
 	}
-	return FrameInfo{}, fmt.Errorf("vision: %s: unexpected %s message", s.p.name, m.Kind)
+}
+
+// helperFailed reports a helper that could not start or died: the first time since the last
+// frame as a Lost event; it returns the error to give up with once maxVideoRestarts is reached,
+// or at once when no frame ever came (a file the helper cannot read is not a lost camera).
+func (s *helperVideoSource) helperFailed(err error) error {
+	if s.seq == 0 {
+		return err
+	}
+	s.restarts++
+	if s.restarts > maxVideoRestarts {
+		return fmt.Errorf("vision: %s: the camera helper failed %d times in a row without a new frame: %w", s.opt.Name, s.restarts, err)
+	}
+	if !s.lost {
+		s.lost = true
+		s.opt.Logger.Warn("camera lost; restarting its helper", "camera", s.opt.Name, "err", err, "after frame", s.lastSeq)
+		s.emit(Event{Kind: Lost, Time: s.opt.Now(), Err: err})
+	} else {
+		s.opt.Logger.Debug("camera still lost", "camera", s.opt.Name, "err", err)
+	}
+	return nil
+}
+
+func (s *helperVideoSource) emit(e Event) {
+	if s.opt.OnEvent != nil {
+		s.opt.OnEvent(e)
+	}
+}
+
+// wait sleeps for the current backoff (doubling it up to MaxBackoff), or until ctx ends.
+func (s *helperVideoSource) wait(ctx context.Context) error {
+	t := time.NewTimer(s.backoff)
+	defer t.Stop()
+	s.backoff = min(2*s.backoff, s.opt.MaxBackoff)
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
 }
 
 // Close stops the helper.
 func (s *helperVideoSource) Close() error {
+	s.closed = true
 	if s.p == nil {
 		return nil
 	}

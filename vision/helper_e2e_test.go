@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -101,6 +103,42 @@ func TestCameraHelperEndToEnd(t *testing.T) {
 		t.Errorf("helper's log not forwarded:\n%s", logs)
 	}
 
+	// kill -9 of the helper mid-video: the camera is lost, a new helper is started, and the video
+	// goes on from the next frame (frames of 230 KB, more than a pipe holds, so the helper is
+	// still writing when it is killed).
+	big := filepath.Join(t.TempDir(), "big.avi")
+	writeVideo(t, big, 6, 320, 240, 10)
+	var events []Event
+	vsrc, err := OpenCamera(big, LiveOptions{Helper: helper, MinBackoff: 10 * time.Millisecond,
+		OnEvent: func(e Event) { events = append(events, e) }, Logger: slog.New(slog.NewTextHandler(logs, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 6; i++ {
+		info, err := vsrc.Next(ctx, &m)
+		if err != nil {
+			t.Fatalf("frame %d: %v", i, err)
+		}
+		if got := int(m.GetVecbAt(10, 10)[1]); info.Seq != uint64(i+1) || got < 40*i-8 || got > 40*i+8 {
+			t.Fatalf("frame %d: %+v, pixel %d, want about %d: a frame lost or repeated", i, info, got, 40*i)
+		}
+		if i == 1 {
+			hv := vsrc.(*helperVideoSource)
+			if err := hv.p.cmd.Process.Signal(syscall.SIGKILL); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if _, err := vsrc.Next(ctx, &m); !errors.Is(err, ErrEnd) {
+		t.Fatalf("after the last frame: %v, want ErrEnd", err)
+	}
+	vsrc.Close()
+	if len(events) != 2 || events[0].Kind != Lost || events[1].Kind != Back {
+		t.Fatalf("events %v, want lost then back", events)
+	}
+	t.Logf("killed helper: %v", events[0].Err)
+	events = nil
+
 	// A file that is not a video: the helper's reason comes back as the error.
 	bad := filepath.Join(t.TempDir(), "notes.avi")
 	os.WriteFile(bad, []byte("not a video"), 0o644)
@@ -114,7 +152,6 @@ func TestCameraHelperEndToEnd(t *testing.T) {
 	src.Close()
 
 	// A camera that does not exist: lost, with the helper's reason, and retried.
-	var events []Event
 	cam, err := OpenCamera("/dev/video99", LiveOptions{Helper: helper, MinBackoff: time.Millisecond,
 		OnEvent: func(e Event) { events = append(events, e) }, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	if err != nil {
@@ -129,4 +166,57 @@ func TestCameraHelperEndToEnd(t *testing.T) {
 	if len(events) != 1 || events[0].Kind != Lost || !strings.Contains(events[0].Err.Error(), "/dev/video99") {
 		t.Fatalf("missing camera: events %v", events)
 	}
+}
+
+// TestGStreamerHelperKilled: a live GStreamer source (videotestsrc through the camera helper, as a
+// gst: camera spec) whose helper is killed with SIGKILL mid-stream is reported lost, a new helper
+// is started, and frames come back.
+func TestGStreamerHelperKilled(t *testing.T) {
+	plugins, _ := filepath.Glob("/usr/lib/*/gstreamer-1.0/libgstvideotestsrc.so")
+	if len(plugins) == 0 {
+		testenv.Missing(t, "GStreamer's videotestsrc is not installed (package gstreamer1.0-plugins-base)")
+	}
+	helper := buildHelper(t)
+	var mu sync.Mutex
+	var events []Event
+	src, err := OpenCamera("gst:videotestsrc is-live=true ! video/x-raw,width=64,height=48,framerate=30/1 ! videoconvert ! "+
+		"video/x-raw,format=BGR ! appsink drop=true max-buffers=1 sync=false",
+		LiveOptions{Helper: helper, MinBackoff: 10 * time.Millisecond, FrameTimeout: 3 * time.Second,
+			OnEvent: func(e Event) { mu.Lock(); events = append(events, e); mu.Unlock() },
+			Logger:  slog.New(slog.NewTextHandler(io.Discard, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	m := gocv.NewMat()
+	defer m.Close()
+	read := func(n int) {
+		t.Helper()
+		for i := 0; i < n; i++ {
+			if _, err := src.Next(ctx, &m); err != nil {
+				t.Fatalf("frame %d: %v", i, err)
+			}
+			if m.Cols() != 64 || m.Rows() != 48 {
+				t.Fatalf("frame %d: %dx%d", i, m.Cols(), m.Rows())
+			}
+		}
+	}
+	read(5)
+	live := src.(*LiveSource)
+	first := live.cap.(*helperCapture).p.cmd.Process
+	if err := first.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	read(5)
+	mu.Lock()
+	defer mu.Unlock()
+	if len(events) != 2 || events[0].Kind != Lost || events[1].Kind != Back {
+		t.Fatalf("events %v, want lost then back", events)
+	}
+	if again := live.cap.(*helperCapture).p.cmd.Process; again.Pid == first.Pid {
+		t.Error("frames came back from the killed helper")
+	}
+	t.Logf("killed helper %d: %v", first.Pid, events[0].Err)
 }

@@ -325,18 +325,44 @@ func TestHelperVideoEnd(t *testing.T) {
 			t.Fatalf("after the last frame: %v, want ErrEnd", err)
 		}
 	}
-	// A helper crashing inside a video is an error, not the end and not a restart.
-	opt = fakeHelperOptions(t, "crash:1", &events, &syncBuffer{})
+	// A helper dying inside a video (crash, kill -9) is a lost camera: a new helper is started,
+	// the frames already delivered are skipped, and the video goes on from the next frame.
+	events = nil
+	opt = fakeHelperOptions(t, "crash:2,frames", &events, &syncBuffer{})
 	src2, err := openHelperVideo(video, start, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer src2.Close()
-	readFrames(t, context.Background(), src2, &m, 1)
-	if _, err := src2.Next(context.Background(), &m); err == nil || errors.Is(err, ErrEnd) || !strings.Contains(err.Error(), "exit status 3") {
-		t.Fatalf("after the crash: %v", err)
+	for i := 1; i <= 5; i++ {
+		info, err := src2.Next(context.Background(), &m)
+		if err != nil {
+			t.Fatalf("frame %d: %v", i, err)
+		}
+		if got := m.GetVecbAt(5, 7)[2]; got != byte(i) || info.Seq != uint64(i) || info.Time.Sub(start) != time.Duration(i)*100*time.Millisecond {
+			t.Fatalf("frame %d: pixel %d, %+v: frames lost or repeated across the restart", i, got, info)
+		}
+		if i == 2 && len(events) != 0 {
+			t.Fatalf("events before the crash: %v", events)
+		}
 	}
-	if starts(t) != 1 || len(events) != 0 {
+	if starts(t) != 2 || len(events) != 2 || events[0].Kind != Lost || events[1].Kind != Back ||
+		!strings.Contains(events[0].Err.Error(), "exit status 3") {
+		t.Fatalf("%d starts, events %v; want 2 starts, lost (exit status 3) then back", starts(t), events)
+	}
+	// A helper that never gives a new frame is given up after maxVideoRestarts restarts.
+	events = nil
+	opt = fakeHelperOptions(t, "crash:1,crash", &events, &syncBuffer{})
+	src3, err := openHelperVideo(video, start, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src3.Close()
+	readFrames(t, context.Background(), src3, &m, 1)
+	if _, err := src3.Next(context.Background(), &m); err == nil || errors.Is(err, ErrEnd) || !strings.Contains(err.Error(), "failed 6 times in a row") {
+		t.Fatalf("after endless crashes: %v", err)
+	}
+	if starts(t) != 1+maxVideoRestarts || len(events) != 1 || events[0].Kind != Lost {
 		t.Fatalf("%d starts, events %v", starts(t), events)
 	}
 }

@@ -53,7 +53,7 @@ func runCalibrate(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	} else {
 		c, err = vision.FindBoardInFile(ctx, fs.Arg(0), *size)
 		if errors.Is(err, vision.ErrNotImage) {
-			return fmt.Errorf("%s: not a readable image", fs.Arg(0))
+			return fmt.Errorf("%s: %s", fs.Arg(0), imageProblem(err))
 		}
 	}
 	if err != nil {

@@ -173,9 +173,21 @@ func oneLine(err error) string {
 		return ""
 	}
 	if errors.Is(err, vision.ErrNotImage) {
-		return "not a readable image"
+		return imageProblem(err)
 	}
 	return strings.ReplaceAll(err.Error(), "\n", " ")
+}
+
+// imageProblem says why an image could not be read: "not a readable image", followed by what is
+// wrong when the decoder knows (too many megapixels, a truncated file).
+func imageProblem(err error) string {
+	msg := strings.ReplaceAll(err.Error(), "\n", " ")
+	if errors.Is(err, imagefile.ErrTooLarge) || errors.Is(err, imagefile.ErrTruncated) {
+		if i := strings.Index(msg, imagefile.ErrNotImage.Error()); i >= 0 {
+			return "not a readable image" + msg[i+len(imagefile.ErrNotImage.Error()):]
+		}
+	}
+	return "not a readable image"
 }
 
 // round3 rounds a probability to three decimals for --json.

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -105,7 +106,34 @@ func runKiosk(ctx context.Context, args []string, _, stderr io.Writer) error {
 	case fault != nil:
 		return showConfigFault(ctx, o, fault, log)
 	}
-	return k.run(ctx)
+	err = k.run(ctx)
+	if errors.As(err, &fault) {
+		// The journal could not be opened: the same calm screen says what to do, instead of an
+		// exit that systemd would turn into a blank screen restarting every few seconds.
+		logFault(log, fault)
+		return showConfigFault(ctx, o, fault, log)
+	}
+	return err
+}
+
+// logFault logs a configuration or state-directory problem the kiosk shows on screen.
+func logFault(log *slog.Logger, fault *config.Error) {
+	log.Error("configuration problem: the kiosk shows it on screen and waits for a fix", "file", fault.Path, "title", fault.Title())
+	if fault.Err != nil {
+		log.Error("configuration problem", "file", fault.Path, "err", fault.Err)
+	}
+	for _, p := range fault.Problems {
+		log.Error("configuration problem", "file", fault.Path, "line", p.Line, "key", p.Key, "problem", p.Msg)
+	}
+}
+
+// stateFault is the fault screen's account of a directory the kiosk cannot write its journal or
+// games into (key is its configuration key): what failed and what the director can do.
+func stateFault(dir, key string, err error) *config.Error {
+	return &config.Error{Path: dir, Problems: []config.Problem{{Key: key,
+		Msg: fmt.Sprintf("%v. The kiosk cannot keep the game safe here: free space on the disk, make the directory writable "+
+			"by the kiosk's user, stop any other kiosk or tool using it, or move a damaged journal aside (the kiosk never deletes it); "+
+			"then restart the kiosk", err)}}}
 }
 
 // startKiosk decides what `kiosk run` shows. A bad flag is an error (nothing is shown); a
@@ -120,13 +148,7 @@ func startKiosk(o runOptions, log *slog.Logger) (k *kiosk, fault *config.Error, 
 	}
 	k, err = newKiosk(o, log)
 	if errors.As(err, &fault) {
-		log.Error("configuration problem: the kiosk shows it on screen and waits for a fix", "file", fault.Path, "title", fault.Title())
-		if fault.Err != nil {
-			log.Error("configuration problem", "file", fault.Path, "err", fault.Err)
-		}
-		for _, p := range fault.Problems {
-			log.Error("configuration problem", "file", fault.Path, "line", p.Line, "key", p.Key, "problem", p.Msg)
-		}
+		logFault(log, fault)
 		return nil, fault, nil
 	}
 	return k, nil, err
@@ -215,16 +237,21 @@ func serveWindow(ctx context.Context, a fyne.App, win fyne.Window, quitAfter tim
 
 // kiosk is one running kiosk: its configuration, referee, camera loop and window.
 type kiosk struct {
-	opts    runOptions
-	log     *slog.Logger
-	cfg     config.Config
-	demo    bool
-	script  *demo.Script
-	st      *station.Station
-	tab     *referee.Table // st's referee
-	cam     *vision.CameraLoop
-	tmpDir  string // the demo's journal, removed at exit
-	calPath string
+	opts   runOptions
+	log    *slog.Logger
+	cfg    config.Config
+	demo   bool
+	script *demo.Script
+	st     *station.Station
+	tab    *referee.Table // st's referee
+	cam    *vision.CameraLoop
+	camSrc vision.Source // cam's source, closed here only if the station never runs the loop
+	// pinCheck checks a director PIN (behind the lockout) and pinLockedFor says how long it is
+	// locked; both nil when no PIN is set. Made once in run.
+	pinCheck     func(string) bool
+	pinLockedFor func() time.Duration
+	tmpDir       string // the demo's journal, removed at exit
+	calPath      string
 }
 
 func newKiosk(o runOptions, log *slog.Logger) (*kiosk, error) {
@@ -248,8 +275,20 @@ func newKiosk(o runOptions, log *slog.Logger) (*kiosk, error) {
 	if o.camera != "" {
 		source = o.camera
 	}
-	// The demo: asked for, configured, or a machine with neither a configuration nor a camera flag.
-	k.demo = o.demo || source == "demo" || (!found && o.camera == "")
+	// An installed table (systemd's ConfigurationDirectory= names where its file belongs) whose
+	// file is missing is not a demo: it starts with the defaults at the set-up screen, and says so.
+	installed := !explicit && os.Getenv("CONFIGURATION_DIRECTORY") != ""
+	if !found && installed {
+		if sd, _, _ := strings.Cut(os.Getenv("STATE_DIRECTORY"), ":"); sd != "" {
+			k.cfg.Paths = config.Paths{JournalDir: filepath.Join(sd, "journal"), GamesDir: filepath.Join(sd, "games"),
+				Calibration: filepath.Join(sd, "calibration.json")}
+		}
+		log.Warn("no configuration file on this installed table: starting with the defaults at the set-up screen, not the demo; "+
+			"copy the shipped kiosk.toml there and set it up (kiosk doctor helps)", "path", path)
+	}
+	// The demo: asked for, configured, or a machine with neither a configuration nor a camera flag
+	// that is not an installed table.
+	k.demo = o.demo || source == "demo" || (!found && o.camera == "" && !installed)
 	if k.demo {
 		if k.script, err = demo.Default(); err != nil {
 			return nil, err
@@ -267,18 +306,18 @@ func newKiosk(o runOptions, log *slog.Logger) (*kiosk, error) {
 		log.Info("playing the built-in demo game", "journal", k.cfg.Paths.JournalDir, "director PIN", demoPIN)
 	} else {
 		k.cfg.Camera.Source = source
-		if !found {
+		if !found && !installed {
 			log.Info("no configuration file; using defaults", "path", path)
 		}
 	}
 	k.calPath = k.cfg.Paths.Calibration
-	for _, d := range []string{k.cfg.Paths.JournalDir, k.cfg.Paths.GamesDir} {
-		if d == "" {
+	for _, d := range []struct{ dir, key string }{{k.cfg.Paths.JournalDir, "paths.journal_dir"}, {k.cfg.Paths.GamesDir, "paths.games_dir"}} {
+		if d.dir == "" {
 			continue
 		}
-		if err := os.MkdirAll(d, 0o755); err != nil {
+		if err := os.MkdirAll(d.dir, 0o755); err != nil {
 			k.cleanup()
-			return nil, fmt.Errorf("creating %s: %w", d, err)
+			return nil, stateFault(d.dir, d.key, fmt.Errorf("creating %s: %w", d.dir, err))
 		}
 	}
 	return k, nil
@@ -292,16 +331,20 @@ func (k *kiosk) cleanup() {
 	}
 }
 
-// checkPIN is the director PIN check: the configured hash, or the demo's PIN.
-func (k *kiosk) checkPIN() func(string) bool {
+// checkPIN is the director PIN check: the configured hash behind a lockout (with how long it is
+// still locked), or the demo's PIN.
+func (k *kiosk) checkPIN() (check func(string) bool, lockedFor func() time.Duration) {
 	switch {
 	case k.demo:
-		return func(p string) bool { return p == demoPIN }
+		return func(p string) bool { return p == demoPIN }, nil
 	case k.cfg.Director.PINHash != "":
+		// Five wrong PINs lock the director screens for a minute, doubling up to an hour: the
+		// 10,000 four-digit PINs cannot be tried in a tournament's time.
 		hash := k.cfg.Director.PINHash
-		return func(p string) bool { return config.CheckPIN(hash, p) }
+		g := config.NewPINGuard(func(p string) bool { return config.CheckPIN(hash, p) }, time.Now, k.log)
+		return g.Check, g.LockedFor
 	}
-	return nil
+	return nil, nil
 }
 
 // demoSetup is the referee set-up of the demo game, from its record.
@@ -345,8 +388,11 @@ func (k *kiosk) run(parent context.Context) error {
 	}
 	ctx, cancel := context.WithCancel(parent)
 	defer cancel()
+	// One guard for the kiosk's life: every way in (director actions, the export, the next game)
+	// counts towards the same lockout.
+	k.pinCheck, k.pinLockedFor = k.checkPIN()
 	opts := station.Options{Table: referee.Options{JournalDir: k.cfg.Paths.JournalDir, GamesDir: k.cfg.Paths.GamesDir,
-		CheckPIN: k.checkPIN(), Logger: k.log, Application: "Tengen:" + version,
+		CheckPIN: k.pinCheck, PINLockedFor: k.pinLockedFor, Logger: k.log, Application: "Tengen:" + version,
 		ButtonSettle: k.cfg.Pins.Debounce}, Logger: k.log}
 	if !k.demo {
 		if p, ok := referee.GNUGo(""); ok {
@@ -372,7 +418,10 @@ func (k *kiosk) run(parent context.Context) error {
 	}
 	k.st, err = station.Open(opts)
 	if err != nil {
-		return err
+		if k.camSrc != nil {
+			_ = k.camSrc.Close()
+		}
+		return stateFault(k.cfg.Paths.JournalDir, "paths.journal_dir", err)
 	}
 	defer k.st.Close()
 	k.tab = k.st.Table()
@@ -478,7 +527,7 @@ func (k *kiosk) handlers() ui.Handlers {
 			return k.tab.Setup(s, time.Now())
 		},
 		NextGame: func(pin string) error {
-			if check := k.checkPIN(); check == nil {
+			if check := k.pinCheck; check == nil {
 				return referee.ErrNoDirector
 			} else if !check(pin) {
 				return referee.ErrBadPIN
@@ -666,6 +715,7 @@ func (k *kiosk) openCamera(start time.Time) (*vision.CameraLoop, error) {
 		src.Close()
 		return nil, err
 	}
+	k.camSrc = src
 	return vision.NewCameraLoop(src, eye), nil
 }
 

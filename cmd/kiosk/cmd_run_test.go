@@ -24,6 +24,7 @@ import (
 	"fyne.io/fyne/v2"
 	"tengen/config"
 	"tengen/internal/testenv"
+	"tengen/referee/journal"
 )
 
 // runKioskEnv makes the test binary act as `kiosk` (on the main thread, as Fyne needs): the Xvfb
@@ -311,15 +312,48 @@ func TestKioskWindowUnderXvfb(t *testing.T) {
 // and WATCHDOG=1 (so it does not restart the kiosk in a loop), and closing the window exits with
 // status 78.
 func TestConfigFaultUnderXvfb(t *testing.T) {
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	disp := startXvfb(t, ctx, 800, 480)
-	ns := listenNotify(t)
 	path := filepath.Join(t.TempDir(), "kiosk.toml")
 	if err := os.WriteFile(path, []byte("[pins]\nblak = \"GPIO17\"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	kiosk := startKioskChild(t, ctx, disp, ns.env(time.Second), "run", "--config", path, "--size", "800x480", "--quit-after", "8s")
+	faultScreenUnderXvfb(t, []string{"run", "--config", path, "--size", "800x480", "--quit-after", "8s"},
+		"configuration problem", "key=pins.blak", "line=2", "unknown key")
+}
+
+// TestJournalFaultUnderXvfb: a journal that cannot be opened (here its file has a bad header)
+// shows the same fault screen, naming paths.journal_dir and what to do, instead of an exit (under
+// the unit's Restart=always, a blank screen restarting every few seconds).
+func TestJournalFaultUnderXvfb(t *testing.T) {
+	dir := t.TempDir()
+	jdir := filepath.Join(dir, "journal")
+	if err := os.MkdirAll(jdir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(jdir, journal.FileName), []byte("NOTAJOURNAL AT ALL\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "kiosk.toml")
+	cfg := fmt.Sprintf("[camera]\nsource = %q\n[paths]\njournal_dir = %q\ngames_dir = %q\n",
+		"/dev/video9", jdir, filepath.Join(dir, "games"))
+	if err := os.WriteFile(path, []byte(cfg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	faultScreenUnderXvfb(t, []string{"run", "--config", path, "--size", "800x480", "--quit-after", "8s"},
+		"configuration problem", "key=paths.journal_dir", "not a Tengen journal", "move a damaged journal aside")
+	if b, _ := os.ReadFile(filepath.Join(jdir, journal.FileName)); string(b) != "NOTAJOURNAL AT ALL\n" {
+		t.Errorf("the kiosk changed the unreadable journal: %q", b)
+	}
+}
+
+// faultScreenUnderXvfb runs `kiosk ARGS` in a virtual X server and checks that the window shows the
+// calm fault screen, that systemd hears READY=1, STATUS and WATCHDOG=1 (so it does not restart the
+// kiosk in a loop), that closing the window exits with status 78, and that the log says logWant.
+func faultScreenUnderXvfb(t *testing.T, args []string, logWant ...string) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	disp := startXvfb(t, ctx, 800, 480)
+	ns := listenNotify(t)
+	kiosk := startKioskChild(t, ctx, disp, ns.env(time.Second), args...)
 	if missing := ns.wait(20*time.Second, "READY=1", "STATUS=configuration problem", "WATCHDOG=1"); len(missing) > 0 {
 		t.Errorf("systemd never got %q; it got %q", missing, ns.messages())
 	}
@@ -351,7 +385,7 @@ func TestConfigFaultUnderXvfb(t *testing.T) {
 		t.Error("the kiosk did not exit after --quit-after")
 	}
 	logs := kiosk.logs.String()
-	for _, want := range []string{"configuration problem", "key=pins.blak", "line=2", "unknown key"} {
+	for _, want := range logWant {
 		if !strings.Contains(logs, want) {
 			t.Errorf("the log does not say %q", want)
 		}
@@ -508,6 +542,9 @@ func TestStartKioskConfigFault(t *testing.T) {
 		{name: "missing file", opts: runOptions{configPath: filepath.Join(dir, "missing.toml")},
 			fault: []string{"no such file"}, logs: []string{"missing.toml"}},
 		{name: "bad config through TENGEN_CONFIG", opts: runOptions{}, fault: []string{"pins.blak"}},
+		{name: "journal_dir is a file", opts: runOptions{configPath: write("file.toml",
+			fmt.Sprintf("[camera]\nsource = \"/dev/video0\"\n[paths]\njournal_dir = %q\n", write("not-a-dir", "x")))},
+			fault: []string{"paths.journal_dir"}, logs: []string{"not a directory", "free space on the disk"}},
 		{name: "bad size flag wins", opts: runOptions{configPath: filepath.Join(dir, "typo.toml"), size: "big"}, wantErr: "--size"},
 		{name: "good", opts: runOptions{configPath: good}},
 	} {
@@ -585,5 +622,38 @@ func TestWindowPlan(t *testing.T) {
 	}
 	if _, _, err := windowPlan(runOptions{size: "1x1"}, table, false); err == nil || !strings.Contains(err.Error(), "--size") {
 		t.Errorf("a bad --size: %v", err)
+	}
+}
+
+// TestInstalledTableIsNoDemo: under the systemd unit (CONFIGURATION_DIRECTORY set) a missing
+// kiosk.toml starts the table with the defaults, at the set-up screen, and warns; it used to fall
+// into the demo game silently. Outside the unit a missing file still plays the demo.
+func TestInstalledTableIsNoDemo(t *testing.T) {
+	for _, installed := range []bool{true, false} {
+		t.Run(fmt.Sprintf("installed=%v", installed), func(t *testing.T) {
+			etc, state := t.TempDir(), t.TempDir()
+			t.Setenv("TENGEN_CONFIG", "")
+			if installed {
+				t.Setenv("CONFIGURATION_DIRECTORY", etc)
+				t.Setenv("STATE_DIRECTORY", state)
+			} else {
+				t.Setenv("TENGEN_CONFIG", filepath.Join(etc, "kiosk.toml"))
+			}
+			var logs bytes.Buffer
+			k, fault, err := startKiosk(runOptions{}, slog.New(slog.NewTextHandler(&logs, nil)))
+			if err != nil || fault != nil {
+				t.Fatalf("startKiosk: %v, %v", err, fault)
+			}
+			defer k.cleanup()
+			if k.demo == installed {
+				t.Errorf("demo %v on an installed=%v table with no configuration file", k.demo, installed)
+			}
+			if warned := strings.Contains(logs.String(), "not the demo"); warned != installed {
+				t.Errorf("warning in the log: %v, want %v:\n%s", warned, installed, logs.String())
+			}
+			if installed && k.cfg.Paths.JournalDir != filepath.Join(state, "journal") {
+				t.Errorf("journal in %s, want the unit's state directory %s", k.cfg.Paths.JournalDir, state)
+			}
+		})
 	}
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"flag"
@@ -24,7 +25,7 @@ import (
 // (Japanese art. 8) every open dame that can be filled safely is regarded as filled, so only a real seki
 // loses its eye points; --literal-dame reads the article literally (any live stone next to an open dame
 // is in seki).
-func runScore(_ context.Context, args []string, stdout, stderr io.Writer) error {
+func runScore(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	flags := flag.NewFlagSet("score", flag.ContinueOnError)
 	flags.SetOutput(stderr)
 	rulesName := flags.String("rules", "", "ruleset: "+strings.Join(engine.PresetNames(), ", ")+
@@ -49,37 +50,100 @@ func runScore(_ context.Context, args []string, stdout, stderr io.Writer) error 
 		return exitError{code: 2}
 	}
 	path := flags.Arg(0)
-	data, err := os.ReadFile(path)
+	data, err := readBounded(path, maxSGFBytes)
 	if err != nil {
 		return err
 	}
-	col, err := sgf.Parse(data)
-	if err != nil {
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	if *gameNum < 1 || *gameNum > len(col.Games) {
-		return fmt.Errorf("%s holds %s; there is no game %d", path, plural(len(col.Games), "game"), *gameNum)
-	}
-	root := col.Games[*gameNum-1]
-	name := *rulesName
-	ruleSource := "--rules"
-	if name == "" {
-		ru, _ := root.Get("RU")
-		name, ruleSource = sgf.PresetForRU(ru), "RU["+ru+"]"
-		if name == "" {
-			name, ruleSource = "japanese", "default"
+	if *rulesName != "" {
+		if _, err := engine.Preset(*rulesName); err != nil {
+			fmt.Fprintf(stderr, "kiosk score: %v\n", err)
+			return exitError{code: 2}
 		}
 	}
-	rules, err := engine.Preset(name)
-	if err != nil {
-		fmt.Fprintf(stderr, "kiosk score: %v\n", err)
-		return exitError{code: 2}
+	// chooseRules names the ruleset of a game: --rules, else its RU when it names a preset, else japanese.
+	chooseRules := func(rec *sgf.Record) (engine.Rules, string) {
+		name, source := *rulesName, "--rules"
+		if name == "" {
+			name, source = sgf.PresetForRU(rec.Rules), "RU["+rec.Rules+"]"
+			if name == "" {
+				name, source = "japanese", "default"
+			}
+		}
+		rules, err := engine.Preset(name)
+		if err != nil { // a name checked above or given by PresetForRU: cannot happen
+			rules, _ = engine.Preset("japanese")
+		}
+		rules.LiteralDame = *literalDame
+		return rules, source
 	}
-	rules.LiteralDame = *literalDame
-	rp, rec, err := sgf.ReplayGame(root, rules)
-	if err != nil {
-		return fmt.Errorf("%s: %w", path, err)
+	// The collection is replayed streaming, game by game, without building its tree: memory stays
+	// small whatever the file holds. The chosen game is counted while its replay is valid.
+	var (
+		out      bytes.Buffer
+		games    int
+		scoreErr error
+		ck       = sgf.Checker{MaxGames: maxScoreGames}
+	)
+	perr := ck.ReplayAll(data, func(rec *sgf.Record) engine.Rules {
+		r, _ := chooseRules(rec)
+		return r
+	}, func(game int, rp *sgf.Replay, rec *sgf.Record, err error) {
+		games = game
+		if ctx.Err() != nil || game != *gameNum {
+			return
+		}
+		if err != nil {
+			scoreErr = fmt.Errorf("%s: %w", path, err)
+			return
+		}
+		rules, ruleSource := chooseRules(rec)
+		scoreErr = scoreGame(&out, rp, rec, rules, ruleSource, *deadList)
+	})
+	if err := ctx.Err(); err != nil {
+		return err
 	}
+	if perr != nil {
+		return fmt.Errorf("%s: %w", path, perr)
+	}
+	if *gameNum < 1 || *gameNum > games {
+		return fmt.Errorf("%s holds %s; there is no game %d", path, plural(games, "game"), *gameNum)
+	}
+	if scoreErr != nil {
+		return scoreErr
+	}
+	if games > 1 {
+		fmt.Fprintf(stdout, "game %d of %d\n", *gameNum, games)
+	}
+	_, err = stdout.Write(out.Bytes())
+	return err
+}
+
+// maxScoreGames bounds the games of a collection kiosk score reads through.
+const maxScoreGames = 100_000
+
+// maxSGFBytes bounds the game record kiosk score reads: a collection of a thousand games is about
+// 1.5 MB.
+const maxSGFBytes = 32 << 20
+
+// readBounded reads a whole file of at most limit bytes; a larger one is refused before it is read.
+func readBounded(path string, limit int64) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) > limit {
+		return nil, fmt.Errorf("%s: larger than %d MB: not a game record this command reads", path, limit>>20)
+	}
+	return data, nil
+}
+
+// scoreGame counts one replayed game and writes the breakdown and the result to w.
+func scoreGame(w io.Writer, rp *sgf.Replay, rec *sgf.Record, rules engine.Rules, ruleSource, deadList string) error {
 	g := rp.Game
 	komiSource := "rules"
 	if rec.HasKomi {
@@ -89,7 +153,7 @@ func runScore(_ context.Context, args []string, stdout, stderr io.Writer) error 
 			komiSource = fmt.Sprintf("KM[%s] read as hundredths", formatNum(rec.Komi))
 		}
 	}
-	dead, err := parseDead(*deadList, g)
+	dead, err := parseDead(deadList, g)
 	if err != nil {
 		return err
 	}
@@ -97,27 +161,24 @@ func runScore(_ context.Context, args []string, stdout, stderr io.Writer) error 
 	if err != nil {
 		return err
 	}
-	if len(col.Games) > 1 {
-		fmt.Fprintf(stdout, "game %d of %d\n", *gameNum, len(col.Games))
-	}
-	fmt.Fprintf(stdout, "rules: %s (%s, %s), komi %s (%s)\n", rules.Name, ruleSource, rules.Scoring, formatNum(g.Komi()), komiSource)
-	fmt.Fprintf(stdout, "moves: %d, dead stones: %d\n", rp.Moves, len(sc.Dead))
+	fmt.Fprintf(w, "rules: %s (%s, %s), komi %s (%s)\n", rules.Name, ruleSource, rules.Scoring, formatNum(g.Komi()), komiSource)
+	fmt.Fprintf(w, "moves: %d, dead stones: %d\n", rp.Moves, len(sc.Dead))
 	if len(rp.Illegal) > 0 {
-		fmt.Fprintf(stdout, "note: the record has %s under these rules (kiosk check lists them); they were replayed as recorded\n",
+		fmt.Fprintf(w, "note: the record has %s under these rules (kiosk check lists them); they were replayed as recorded\n",
 			plural(len(rp.Illegal), "illegal move"))
 	}
 	if g.AllAlive() && len(dead) > 0 {
-		fmt.Fprintln(stdout, "note: four passes in a row after play resumed: every stone counts as alive (AGA rule 10)")
+		fmt.Fprintln(w, "note: four passes in a row after play resumed: every stone counts as alive (AGA rule 10)")
 	}
 	if !rules.SekiEyesCount {
 		how := "open dame regarded as filled where that is safe (--literal-dame: as left)"
 		if rules.LiteralDame {
 			how = "open dame read literally (--literal-dame)"
 		}
-		fmt.Fprintf(stdout, "seki (art. 8): %s, stones in seki: %d\n", how, len(sc.Seki))
+		fmt.Fprintf(w, "seki (art. 8): %s, stones in seki: %d\n", how, len(sc.Seki))
 	}
-	printScore(stdout, rules, sc)
-	fmt.Fprintln(stdout, sc.Result)
+	printScore(w, rules, sc)
+	fmt.Fprintln(w, sc.Result)
 	return nil
 }
 

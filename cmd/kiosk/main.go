@@ -13,6 +13,7 @@ import (
 	"os/signal"
 	"runtime"
 	"syscall"
+	"time"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
@@ -23,7 +24,14 @@ type command struct {
 	name    string
 	summary string
 	run     func(ctx context.Context, args []string, stdout, stderr io.Writer) error
+	// stopAtOnce ends the process stopGrace after SIGTERM or SIGINT if the command has not
+	// returned by then: a command that holds no journal and writes nothing that a cut could
+	// damage, which may be blocked reading a file or deep in a computation.
+	stopAtOnce bool
 }
+
+// stopGrace is how long a stopAtOnce command has to return by itself after a signal.
+const stopGrace = time.Second
 
 // exitError carries a specific exit status out of a subcommand.
 type exitError struct{ code int }
@@ -33,15 +41,15 @@ func (e exitError) Error() string { return fmt.Sprintf("exit status %d", e.code)
 // commands lists every subcommand in the order --help shows them.
 func commands() []command {
 	return []command{
-		{"run", "start the kiosk window (camera, buttons, clock, referee); the built-in demo without a camera", runKiosk},
-		{"detect", "read the board in photographs and print it as text", runDetect},
-		{"calibrate", "find the board in a photograph or camera frame and save the calibration", runCalibrate},
-		{"replay", "run the whole pipeline headless on recorded frames and presses, or the demo", runReplay},
-		{"gtp", "speak GTP v2 on stdin/stdout (a rules referee, not a player)", runGTP},
-		{"score", "count the final position of an SGF game record", runScore},
-		{"check", "audit SGF game records: report every illegal move", runCheck},
-		{"doctor", "check camera, board, buttons, display, disk and clock; print what to fix", runDoctor},
-		{"version", "print the version", runVersion},
+		{"run", "start the kiosk window (camera, buttons, clock, referee); the built-in demo without a camera", runKiosk, false},
+		{"detect", "read the board in photographs and print it as text", runDetect, true},
+		{"calibrate", "find the board in a photograph or camera frame and save the calibration", runCalibrate, false},
+		{"replay", "run the whole pipeline headless on recorded frames and presses, or the demo", runReplay, false},
+		{"gtp", "speak GTP v2 on stdin/stdout (a rules referee, not a player)", runGTP, true},
+		{"score", "count the final position of an SGF game record", runScore, true},
+		{"check", "audit SGF game records: report every illegal move", runCheck, true},
+		{"doctor", "check camera, board, buttons, display, disk and clock; print what to fix", runDoctor, true},
+		{"version", "print the version", runVersion, false},
 	}
 }
 
@@ -76,7 +84,12 @@ func dispatch(args []string, stdout, stderr io.Writer) int {
 		if c.name != args[0] {
 			continue
 		}
+		done := make(chan struct{})
+		if c.stopAtOnce {
+			go stopOnSignal(ctx, done, c.name, stderr)
+		}
 		err := c.run(ctx, args[1:], stdout, stderr)
+		close(done)
 		var ee exitError
 		switch {
 		case err == nil:
@@ -94,6 +107,27 @@ func dispatch(args []string, stdout, stderr io.Writer) int {
 	usage(stderr)
 	return 2
 }
+
+// stopOnSignal ends the process when ctx is cancelled by a signal and the command has not
+// returned (closed done) stopGrace later: SIGTERM is honoured even while the command is blocked
+// in a read or a long computation that does not look at its context.
+func stopOnSignal(ctx context.Context, done <-chan struct{}, name string, stderr io.Writer) {
+	select {
+	case <-done:
+		return
+	case <-ctx.Done():
+	}
+	select {
+	case <-done:
+	case <-time.After(stopGrace):
+		fmt.Fprintf(stderr, "kiosk %s: stopped by a signal\n", name)
+		os.Exit(exitSignalled)
+	}
+}
+
+// exitSignalled is the exit status of a command stopped by a signal (128 + SIGTERM, as a shell
+// reports a process the signal killed).
+const exitSignalled = 128 + 15
 
 func runVersion(_ context.Context, _ []string, stdout, _ io.Writer) error {
 	fmt.Fprintf(stdout, "kiosk %s\n", version)

@@ -16,7 +16,8 @@ import (
 func TestNextGame(t *testing.T) {
 	dir, games := t.TempDir(), t.TempDir()
 	k := &kiosk{log: slog.New(slog.DiscardHandler), demo: true}
-	tab, err := referee.Open(referee.Options{JournalDir: dir, GamesDir: games, CheckPIN: k.checkPIN(), NoSync: true,
+	k.pinCheck, k.pinLockedFor = k.checkPIN()
+	tab, err := referee.Open(referee.Options{JournalDir: dir, GamesDir: games, CheckPIN: k.pinCheck, NoSync: true,
 		Logger: k.log})
 	if err != nil {
 		t.Fatal(err)

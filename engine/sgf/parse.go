@@ -108,6 +108,14 @@ func Parse(data []byte) (*Collection, error) {
 	return p.parse()
 }
 
+// MaxItems bounds the nodes plus property values Parse builds into a tree (and, when replaying
+// without a tree, the values of one node): a collection of a thousand 400-move games holds about
+// 800,000, and a 10 MB file of bare ';' or '[]' would otherwise take hundreds of megabytes.
+const MaxItems = 1_000_000
+
+// maxNodeValues bounds the property values of one node: a full 25x25 board of setup stones is 625.
+const maxNodeValues = 10_000
+
 // parser is an iterative (non-recursive) reader, so that deeply nested input cannot exhaust the stack.
 type parser struct {
 	src     string
@@ -126,12 +134,23 @@ type parser struct {
 	endGame func()
 	scratch Node
 	games   int
+
+	items int // nodes and values built so far (streaming: values of the current node), within MaxItems
+}
+
+// count adds one node or value to the parser's items and refuses the input past MaxItems.
+func (p *parser) count(off int) error {
+	if p.items++; p.items > MaxItems {
+		return syntaxErr(off, "more than %d nodes and property values: not a game record this reader takes", MaxItems)
+	}
+	return nil
 }
 
 func (p *parser) newNode(off int) *Node {
 	if p.visit != nil {
 		// The previous node has been handed over: its memory is free again.
 		p.props, p.vals = p.props[:0], p.vals[:0]
+		p.items = 0
 		p.scratch = Node{Offset: off}
 		return &p.scratch
 	}
@@ -210,6 +229,9 @@ func (p *parser) parse() (*Collection, error) {
 			if f.subtree {
 				return nil, syntaxErr(p.pos, "a node ';' cannot follow variations; only '(' or ')' can")
 			}
+			if err := p.count(p.pos); err != nil {
+				return nil, err
+			}
 			n := p.newNode(p.pos)
 			p.pos++
 			root := f.attach == nil && f.nodes == 0
@@ -275,6 +297,7 @@ func indexByteFrom(s string, from int, c byte) int {
 // then decides the game's charset from CA and converts the root's values.
 func (p *parser) properties(n *Node, root bool) error {
 	start := len(p.props)
+	values := 0
 	for {
 		p.skipSpace()
 		if p.pos >= len(p.src) {
@@ -294,6 +317,12 @@ func (p *parser) properties(n *Node, root bool) error {
 			p.skipSpace()
 			if p.pos >= len(p.src) || p.src[p.pos] != '[' {
 				break
+			}
+			if err := p.count(p.pos); err != nil {
+				return err
+			}
+			if values++; values > maxNodeValues {
+				return syntaxErr(p.pos, "more than %d property values in one node: not a game record", maxNodeValues)
 			}
 			v, err := p.value(!root)
 			if err != nil {

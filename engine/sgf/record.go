@@ -224,16 +224,33 @@ func GameInfo(root *Node) (*Record, error) {
 // overlapping rectangles (AB[aa:ss] in every node) cannot expand into gigabytes.
 const maxSetupBoards = 64
 
+// MaxMoves bounds the nodes of a game's main line that carry a move, setup stones, a comment or
+// clock times. The longest professional games have about 400 moves; a file with more than MaxMoves
+// is refused as not a game record, so that a small file of passes cannot make a replay hold
+// hundreds of megabytes of history.
+const MaxMoves = 10_000
+
+// maxLineNodes bounds every node of a main line, those without a move included.
+const maxLineNodes = 10 * MaxMoves
+
+// lineCount is what a main line has used so far of its bounds.
+type lineCount struct {
+	setup int // setup stones
+	moves int // main-line nodes read as a Move
+	nodes int // main-line nodes
+}
+
 // MainLine yields the main line of the game rooted at root as Move values, on the record's board
 // size: the root's own move if it has one (its setup is the record's Setup), then one Move for every
 // later node that carries a move, setup stones, a comment or clock times. It stops after the first
-// error (a *SyntaxError), which includes more than 64 boards' worth of setup stones. Unreadable clock
+// error (a *SyntaxError), which includes more than 64 boards' worth of setup stones and more than
+// MaxMoves moves. Unreadable clock
 // times are noted in r.Warnings.
 func (r *Record) MainLine(root *Node) iter.Seq2[Move, error] {
 	return func(yield func(Move, error) bool) {
-		setup := len(r.Setup)
+		count := lineCount{setup: len(r.Setup)}
 		for n := root; n != nil; {
-			m, ok, err := r.mainLineNode(n, n == root, &setup)
+			m, ok, err := r.mainLineNode(n, n == root, &count)
 			if err != nil {
 				yield(m, err)
 				return
@@ -250,14 +267,22 @@ func (r *Record) MainLine(root *Node) iter.Seq2[Move, error] {
 }
 
 // mainLineNode reads one main-line node (the root's move only, for the root) and keeps the count of
-// setup stones so far within maxSetupBoards.
-func (r *Record) mainLineNode(n *Node, root bool, setup *int) (Move, bool, error) {
+// setup stones so far within maxSetupBoards and the moves within MaxMoves.
+func (r *Record) mainLineNode(n *Node, root bool, count *lineCount) (Move, bool, error) {
+	if count.nodes++; count.nodes > maxLineNodes {
+		return Move{}, false, syntaxErr(n.Offset, "more than %d nodes on the main line: not a game record", maxLineNodes)
+	}
 	m, ok, err := readMove(r, n, r.Size, !root)
 	if err != nil {
 		return m, false, err
 	}
-	if *setup += len(m.Setup); *setup > maxSetupBoards*r.Size*r.Size {
+	if count.setup += len(m.Setup); count.setup > maxSetupBoards*r.Size*r.Size {
 		return m, false, syntaxErr(n.Offset, "more than %d boards' worth of setup stones: not a game record", maxSetupBoards)
+	}
+	if ok {
+		if count.moves++; count.moves > MaxMoves {
+			return m, false, syntaxErr(n.Offset, "more than %d moves on the main line: not a game record", MaxMoves)
+		}
 	}
 	return m, ok, nil
 }

@@ -94,6 +94,11 @@ func ReplayAll(data []byte, rulesFor func(*Record) engine.Rules, fn func(game in
 // parser's buffers between calls: auditing thousands of one-game files then allocates a game once
 // rather than once a file. The zero Checker is ready to use. A Checker is not safe for concurrent use.
 type Checker struct {
+	// MaxGames, when above zero, bounds the games of a collection: ReplayAll stops with a
+	// *SyntaxError at the game after the last one allowed (a file of tiny game trees would otherwise
+	// take as long as it is large).
+	MaxGames int
+
 	spare *engine.Game // the last game's Game, reset for the next one once fn has returned
 	props []Property
 	vals  []string
@@ -111,14 +116,17 @@ func (c *Checker) ReplayAll(data []byte, rulesFor func(*Record) engine.Rules, fn
 		rec   *Record
 		rp    *replayer
 		gerr  error
-		setup int
+		count lineCount
 		spare = c.spare
 	)
 	c.spare = nil
 	p.visit = func(n *Node, root bool) error {
 		if root {
 			game++
-			rp, setup = nil, 0
+			if c.MaxGames > 0 && game > c.MaxGames {
+				return syntaxErr(n.Offset, "more than %d games in one collection", c.MaxGames)
+			}
+			rp, count = nil, lineCount{}
 			if rec, gerr = GameInfo(n); gerr != nil {
 				gn, _ := n.Get("GN")
 				rec = &Record{GameName: gn}
@@ -127,12 +135,12 @@ func (c *Checker) ReplayAll(data []byte, rulesFor func(*Record) engine.Rules, fn
 			rp = &replayer{rec: rec, rules: rulesFor(rec), spare: spare}
 			spare = nil
 			rp.addPending(rec.Setup)
-			setup = len(rec.Setup)
+			count.setup = len(rec.Setup)
 		}
 		if gerr != nil {
 			return nil
 		}
-		m, ok, err := rec.mainLineNode(n, root, &setup)
+		m, ok, err := rec.mainLineNode(n, root, &count)
 		switch {
 		case err != nil:
 			gerr = err

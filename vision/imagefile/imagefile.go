@@ -26,10 +26,47 @@ import (
 // ErrNotImage means a file could not be decoded as an image.
 var ErrNotImage = errors.New("vision: not a readable image")
 
+// ErrTooLarge means an image's header announces more pixels, or deeper samples, than Decode
+// takes; it is refused before any pixel is decoded. Errors wrapping it wrap ErrNotImage too.
+var ErrTooLarge = errors.New("too many megapixels")
+
+// ErrTruncated means an image file ends before its pixels do. Errors wrapping it wrap ErrNotImage too.
+var ErrTruncated = errors.New("truncated")
+
 // maxImagePixels bounds the size of an image file Load decodes: four times a 12-megapixel
 // phone photo. A larger header is refused before any pixel is decoded, so a crafted file cannot
 // exhaust the table's memory.
 const maxImagePixels = 4 * 4032 * 3024
+
+// maxDecodeBytes bounds the memory a decoding takes: the decoder's image (its samples, 8 bytes a
+// pixel for 16-bit RGB) plus the BGR Mat (3 bytes a pixel), counted from the header before any
+// pixel is decoded. A 12-megapixel phone photo is counted at 85 MB as JPEG or 8-bit PNG (up to 14.4
+// megapixels pass); a 16-bit PNG passes up to 9.1 megapixels.
+const maxDecodeBytes = 96 << 20
+
+// decodedBytesPerPixel is what the Go decoder's image holds per pixel for a colour model, at most.
+func decodedBytesPerPixel(m color.Model) int {
+	switch m {
+	case color.RGBA64Model, color.NRGBA64Model:
+		return 8
+	case color.RGBAModel, color.NRGBAModel, color.CMYKModel:
+		return 4
+	case color.YCbCrModel, color.NYCbCrAModel:
+		return 4 // 4:4:4 with alpha at most; 4:2:0 JPEGs take 1.5
+	case color.Gray16Model:
+		return 2
+	}
+	return 1 // grey, paletted
+}
+
+// bitDepth names the samples of a colour model for messages.
+func bitDepth(m color.Model) string {
+	switch m {
+	case color.RGBA64Model, color.NRGBA64Model, color.Gray16Model:
+		return "16-bit"
+	}
+	return "8-bit"
+}
 
 // Load decodes an image file (JPEG, PNG, BMP, TIFF or WebP) as BGR, ignoring EXIF
 // orientation (raw pixels). The caller closes the Mat. Errors wrap ErrNotImage when the file is
@@ -52,14 +89,22 @@ func Load(path string) (gocv.Mat, error) {
 func Decode(r io.Reader) (gocv.Mat, error) {
 	var head bytes.Buffer
 	cfg, format, err := image.DecodeConfig(io.TeeReader(r, &head))
+	if errors.Is(err, io.ErrUnexpectedEOF) {
+		return gocv.Mat{}, fmt.Errorf("%w (%w): the %s file ends in its header", ErrNotImage, ErrTruncated, format)
+	}
 	if err != nil {
 		return gocv.Mat{}, fmt.Errorf("%w: %v", ErrNotImage, err)
 	}
-	if cfg.Width <= 0 || cfg.Height <= 0 || cfg.Width*cfg.Height > maxImagePixels {
-		return gocv.Mat{}, fmt.Errorf("%w: %s image of %dx%d pixels (at most %d megapixels)",
-			ErrNotImage, format, cfg.Width, cfg.Height, maxImagePixels/1_000_000)
+	if err := checkSize(cfg, format); err != nil {
+		return gocv.Mat{}, err
 	}
-	img, _, err := image.Decode(io.MultiReader(&head, r))
+	rest := &eofReader{r: r}
+	img, _, err := image.Decode(io.MultiReader(&head, rest))
+	// The decoders report a file that ends too soon as a format error ("short Huffman data", "not
+	// enough pixel data"): a failure after the file's end was reached is a truncated file.
+	if err != nil && (rest.eof || errors.Is(err, io.ErrUnexpectedEOF)) {
+		return gocv.Mat{}, fmt.Errorf("%w (%w): the %s file ends before its %dx%d pixels do", ErrNotImage, ErrTruncated, format, cfg.Width, cfg.Height)
+	}
 	if err != nil {
 		return gocv.Mat{}, fmt.Errorf("%w: %s: %v", ErrNotImage, format, err)
 	}
@@ -75,6 +120,40 @@ func Decode(r io.Reader) (gocv.Mat, error) {
 	}
 	toBGR(dst, img)
 	return m, nil
+}
+
+// eofReader notes whether its reader has reached the end of the file.
+type eofReader struct {
+	r   io.Reader
+	eof bool
+}
+
+func (e *eofReader) Read(p []byte) (int, error) {
+	n, err := e.r.Read(p)
+	if errors.Is(err, io.EOF) {
+		e.eof = true
+	}
+	return n, err
+}
+
+// checkSize refuses a header whose image would not fit the decoding bounds.
+func checkSize(cfg image.Config, format string) error {
+	w, h := int64(cfg.Width), int64(cfg.Height)
+	if w <= 0 || h <= 0 {
+		return fmt.Errorf("%w: %s image of %dx%d pixels", ErrNotImage, format, w, h)
+	}
+	mp := float64(w*h) / 1e6
+	if w*h > maxImagePixels {
+		return fmt.Errorf("%w (%w): %s image of %dx%d pixels is %.1f megapixels, at most %.1f",
+			ErrNotImage, ErrTooLarge, format, w, h, mp, float64(maxImagePixels)/1e6)
+	}
+	bpp := int64(decodedBytesPerPixel(cfg.ColorModel))
+	if need := w * h * (bpp + 3); need > maxDecodeBytes {
+		return fmt.Errorf("%w (%w): %s %s image of %dx%d pixels (%.1f megapixels) takes %d MB to decode, at most %d MB (at most %.1f megapixels): save it smaller or with 8-bit samples",
+			ErrNotImage, ErrTooLarge, bitDepth(cfg.ColorModel), format, w, h, mp, need>>20, maxDecodeBytes>>20,
+			float64(maxDecodeBytes)/float64(bpp+3)/1e6)
+	}
+	return nil
 }
 
 // toBGR writes img's pixels into dst (rows of 3*width bytes, blue first). Alpha is dropped without

@@ -12,6 +12,7 @@ import (
 	"image/png"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"gocv.io/x/gocv"
@@ -179,13 +180,16 @@ func sampling(t *testing.T, path string) string {
 }
 
 // pngHeader is a valid PNG signature and IHDR chunk claiming w x h pixels, with no image data.
-func pngHeader(w, h uint32) []byte {
+func pngHeader(w, h uint32) []byte { return pngHeaderDepth(w, h, 8) }
+
+// pngHeaderDepth is pngHeader for RGB samples of the given bit depth.
+func pngHeaderDepth(w, h uint32, depth byte) []byte {
 	var b bytes.Buffer
 	b.WriteString("\x89PNG\r\n\x1a\n")
 	ihdr := make([]byte, 13)
 	binary.BigEndian.PutUint32(ihdr[0:], w)
 	binary.BigEndian.PutUint32(ihdr[4:], h)
-	ihdr[8], ihdr[9] = 8, 2 // 8-bit RGB
+	ihdr[8], ihdr[9] = depth, 2 // RGB
 	_ = binary.Write(&b, binary.BigEndian, uint32(len(ihdr)))
 	chunk := append([]byte("IHDR"), ihdr...)
 	b.Write(chunk)
@@ -198,15 +202,25 @@ func TestDecodeRefusesBadInput(t *testing.T) {
 	if err := jpeg.Encode(&good, pattern(40, 30), nil); err != nil {
 		t.Fatal(err)
 	}
+	var goodPNG bytes.Buffer
+	if err := png.Encode(&goodPNG, pattern(400, 300)); err != nil {
+		t.Fatal(err)
+	}
 	cases := []struct {
 		name string
 		raw  []byte
+		want error  // besides ErrNotImage (nil: only that)
+		says string // in the message
 	}{
-		{"empty", nil},
-		{"text", []byte("this is not an image")},
-		{"truncated jpeg", good.Bytes()[:good.Len()/2]},
-		{"png header only", pngHeader(64, 64)},
-		{"png of 40000x40000 pixels", pngHeader(40000, 40000)},
+		{"empty", nil, nil, ""},
+		{"text", []byte("this is not an image"), nil, ""},
+		{"truncated jpeg", good.Bytes()[:good.Len()/2], ErrTruncated, "ends"},
+		{"truncated png", goodPNG.Bytes()[:goodPNG.Len()/2], ErrTruncated, "ends before its 400x300 pixels"},
+		{"png header only", pngHeader(64, 64), ErrTruncated, ""},
+		{"png of 40000x40000 pixels", pngHeader(40000, 40000), ErrTooLarge, "1600.0 megapixels, at most 48.8"},
+		// Within the pixel cap, but 16-bit samples: 384 MB for Go's image alone.
+		{"16-bit png at the megapixel cap", pngHeaderDepth(8000, 6000, 16), ErrTooLarge, "16-bit png image of 8000x6000"},
+		{"16-bit png of 4000x2000", pngHeaderDepth(4000, 2000, 16), ErrTruncated, ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -217,6 +231,12 @@ func TestDecodeRefusesBadInput(t *testing.T) {
 			}
 			if !errors.Is(err, ErrNotImage) {
 				t.Errorf("error %v does not wrap ErrNotImage", err)
+			}
+			if c.want != nil && !errors.Is(err, c.want) {
+				t.Errorf("error %v does not wrap %v", err, c.want)
+			}
+			if !strings.Contains(err.Error(), c.says) {
+				t.Errorf("error %q does not say %q", err, c.says)
 			}
 		})
 	}
