@@ -144,6 +144,12 @@ func bannerView(st referee.State, cond Conditions) BannerView {
 	}
 	if !routine(b.Kind) {
 		kind, title := verdictLook(b.Kind)
+		switch {
+		case b.Kind == referee.VerdictResult && st.Result == "Void":
+			title = resultText(st.Result) // the game ended with no result (art. 12): said as the title
+		case b.Kind == referee.VerdictInfo && st.Repetition != nil && st.Phase == referee.PhasePlaying:
+			title = tr("Position repeated (art. 12)")
+		}
 		return BannerView{Kind: kind, Title: title, Text: saidText(b)}
 	}
 	switch {

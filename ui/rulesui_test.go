@@ -327,7 +327,7 @@ func TestRepetitionOnTable(t *testing.T) {
 	if !ts.voidB.Visible() || !ts.voidW.Visible() || ts.voidB.Text != "Black: agree, no result" {
 		t.Fatalf("void buttons %q %v %v", ts.voidB.Text, ts.voidB.Visible(), ts.voidW.Visible())
 	}
-	if !strings.Contains(ts.Banner.view.Text, "repeats the one after move 5") {
+	if ts.Banner.view.Title != "Position repeated (art. 12)" || !strings.Contains(ts.Banner.view.Text, "repeats the one after move 5") {
 		t.Errorf("banner %q", ts.Banner.view.Text)
 	}
 	test.Tap(ts.voidW)
@@ -352,7 +352,7 @@ func TestRepetitionOnTable(t *testing.T) {
 		{Text: "Both players agree to end the game with no result, the position having repeated (Japanese rules art. 12):"},
 		{Text: "no result ({{.Result}}).", Args: map[string]string{"Result": "Void"}}}}
 	a.Update(st, Conditions{})
-	if a.Current() != ts.Content() || ts.Banner.view.Title != "Game over" || !strings.HasSuffix(ts.Banner.view.Text, "no result (Void).") {
+	if a.Current() != ts.Content() || ts.Banner.view.Title != "No result (Void)" || !strings.HasSuffix(ts.Banner.view.Text, "no result (Void).") {
 		t.Errorf("void end: %q %q", ts.Banner.view.Title, ts.Banner.view.Text)
 	}
 	if got := resultText("Void"); got != "No result (Void)" {

@@ -164,11 +164,11 @@ func (l *tableLayout) Layout(_ []fyne.CanvasObject, sz fyne.Size) {
 	repeat := t.view.Repetition != nil
 	switch {
 	case t.RulingShown() && repeat:
-		faceH = panel.Height * 0.22
+		faceH = panel.Height * 0.2
 	case t.RulingShown():
 		faceH = panel.Height * 0.36
 	case repeat:
-		faceH = panel.Height * 0.22
+		faceH = panel.Height * 0.2
 	}
 	t.White.Move(panelPos)
 	t.White.Resize(fyne.NewSize(panel.Width, faceH))
