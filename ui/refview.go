@@ -327,6 +327,22 @@ func dameMarks(st referee.State) []Mark {
 	return ms
 }
 
+// dameSaid is what verdict v says about the dame (its phrases that name them), translated, or the
+// whole verdict when no phrase does: the counting screen's corner has no room for the stop's
+// whole explanation, which the table's banner gave.
+func dameSaid(v referee.Verdict) string {
+	var parts []string
+	for _, p := range v.Says {
+		if strings.Contains(p.Text, "dame") {
+			parts = append(parts, phraseText(p))
+		}
+	}
+	if len(parts) == 0 {
+		return saidText(v)
+	}
+	return strings.Join(parts, " ")
+}
+
 // ConfirmViewOf builds the confirmation screen's view from the referee's state (st.Confirmation
 // set).
 func ConfirmViewOf(st referee.State) ConfirmView {
@@ -384,7 +400,7 @@ func CountViewOf(st referee.State) CountView {
 	if d := st.Dame; d.Applies {
 		v.Dame = DameView{Applies: true, Open: len(d.Open), Seki: len(d.Seki), Filled: len(d.Filled), Asked: d.Asked}
 		if st.Banner.Kind == referee.VerdictMarking || st.Banner.Kind == referee.VerdictStopped || st.Banner.Kind == referee.VerdictInfo {
-			v.Said = saidText(st.Banner)
+			v.Said = dameSaid(st.Banner)
 		}
 	}
 	if r, err := engine.Preset(st.Setup.Rules); err == nil && r.ConfirmationKo && st.Phase == referee.PhaseMarking && st.Confirmation == nil {
