@@ -485,3 +485,66 @@ func checkParts(t *testing.T, name string, board, root fyne.CanvasObject, parts 
 		}
 	}
 }
+
+// A seki's shared liberties are marked as such (teal squares), apart from the open dame beside it:
+// KataGo's GroupTaxSekiScoring board, with its real seki at H9 J8 and the dame G3.
+func TestSekiDameMarked(t *testing.T) {
+	newTestApp(t)
+	rows := []string{
+		".X.XO.O.X",
+		"...XOOOX.",
+		".XXXXXXOO",
+		"XOOOOOXO.",
+		"XO.O.OXOO",
+		"XOOOOOXXX",
+		"XXXO...OO",
+		".XXXOOOO.",
+		".X.XO.O.O",
+	}
+	r, err := engine.Preset("japanese")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := engine.NewGame(9, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var black, white []engine.Point
+	for y, row := range rows {
+		for x, c := range row {
+			switch c {
+			case 'X':
+				black = append(black, engine.Point{X: x, Y: y})
+			case 'O':
+				white = append(white, engine.Point{X: x, Y: y})
+			}
+		}
+	}
+	if err := g.Setup(black, white, engine.Black); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 2; i++ {
+		if _, err := g.Play(engine.Move{Color: g.ToMove(), Pass: true}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	open, seki, err := g.OpenDame(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := playingState(t)
+	st.Setup.Rules, st.Phase, st.Board = "japanese", referee.PhaseMarking, g.Board()
+	st.Dame = referee.DameState{Applies: true, Open: open, Seki: seki}
+	got := map[MarkKind][]string{}
+	for _, m := range CountViewOf(st).Board.Marks {
+		got[m.Kind] = append(got[m.Kind], m.Point.GTP(9))
+	}
+	if fmt.Sprint(got[MarkSeki]) != "[H9 J8]" || fmt.Sprint(got[MarkDame]) != "[G3]" {
+		t.Errorf("seki marks %v, open dame %v", got[MarkSeki], got[MarkDame])
+	}
+	cs := NewCountScreen(CountHandlers{})
+	cs.SetView(CountViewOf(st))
+	if cs.legend.Text != "Magenta ring: open dame (1) · teal square: seki, stays open (2)" {
+		t.Errorf("legend %q", cs.legend.Text)
+	}
+}
