@@ -59,8 +59,9 @@ func names(size int, pts []engine.Point) string {
 	return strings.Join(s, ", ")
 }
 
-// dameState is the count after the stop with the seki and one open dame (G3), and a second wall
-// with the dame E6 to E9, one filled by Black; asked: the players confirmed with dame open.
+// dameState is the count after the stop with a seki (H9 J8) and one open dame (G3); asked: two
+// walls with the E line open between them, E9 and E1 filled, and the players confirmed with dame
+// still open.
 func dameState(asked bool) (referee.State, error) {
 	rows := []string{
 		".X.XO.O.X",
@@ -73,17 +74,29 @@ func dameState(asked bool) (referee.State, error) {
 		".XXXOOOO.",
 		".X.XO.O.O",
 	}
+	if asked {
+		// Two walls with the E line open between them; Black filled E9 and White E1.
+		rows = []string{
+			"...X.O...",
+			"...X.O...",
+			"...X.O...",
+			"...X.O...",
+			"...X.O...",
+			"...X.O...",
+			"...X.O...",
+			"...X.O...",
+			"...X.O...",
+		}
+	}
 	g, err := setupRows("japanese", rows)
 	if err != nil {
 		return referee.State{}, err
 	}
-	open, _, err := g.OpenDame(nil)
-	if err != nil {
-		return referee.State{}, err
-	}
-	if len(open) > 1 {
-		if err := g.FillDame(engine.Move{Color: engine.White, Point: open[0]}, nil); err != nil {
-			return referee.State{}, err
+	if asked {
+		for _, m := range []engine.Move{{Color: engine.Black, Point: engine.Point{X: 4, Y: 0}}, {Color: engine.White, Point: engine.Point{X: 4, Y: 8}}} {
+			if err := g.FillDame(m, nil); err != nil {
+				return referee.State{}, err
+			}
 		}
 	}
 	open, seki, err := g.OpenDame(nil)
