@@ -42,7 +42,16 @@ type Handlers struct {
 	// PIN checked); Setup after the game is over does the same before it sets the new game up.
 	NextGame func(pin string) error
 	Camera   CameraHandlers
-	Language func(code string) // told after the language changed (to save it, for example)
+	// AgreeVoid: a player agrees to end the game with no result, a whole-board position having
+	// repeated (Japanese rules art. 12).
+	AgreeVoid func(engine.Color) error
+	// StartConfirmation starts the confirmation of life and death by play after the stop, first
+	// playing first (Japanese rules art. 7.2); PassForKo passes for one ko in it;
+	// EndConfirmation ends it (the count follows).
+	StartConfirmation func(first engine.Color) error
+	PassForKo         func(ko engine.Point) error
+	EndConfirmation   func() error
+	Language          func(code string) // told after the language changed (to save it, for example)
 	// SetupDefaults fill the set-up screen when no game is set up (the table's configuration).
 	SetupDefaults referee.Setup
 	Now           func() time.Time // press times; nil = time.Now
@@ -60,6 +69,7 @@ type App struct {
 
 	table    *TableScreen
 	count    *CountScreen
+	confirm  *ConfirmScreen // the confirmation of life and death by play (Japanese art. 7.2)
 	setup    *SetupScreen
 	camera   *CameraScreen
 	director *DirectorScreen
@@ -110,6 +120,29 @@ func (a *App) build() {
 		},
 		Menu:     func() { a.Show(ScreenMenu) },
 		NextGame: func() { a.Show(ScreenDirector) },
+		StartConfirmation: func(first engine.Color) {
+			if a.h.StartConfirmation != nil {
+				_ = a.h.StartConfirmation(first)
+			}
+		},
+	})
+	a.table.OnAgreeVoid = func(c engine.Color) {
+		if a.h.AgreeVoid != nil {
+			_ = a.h.AgreeVoid(c)
+		}
+	}
+	a.confirm = NewConfirmScreen(ConfirmHandlers{
+		PassForKo: func(ko engine.Point) {
+			if a.h.PassForKo != nil {
+				_ = a.h.PassForKo(ko)
+			}
+		},
+		End: func() {
+			if a.h.EndConfirmation != nil {
+				_ = a.h.EndConfirmation()
+			}
+		},
+		Menu: func() { a.Show(ScreenMenu) },
 	})
 	initial := a.st.Setup
 	if initial.Rules == "" && initial.Size == 0 {
@@ -187,6 +220,9 @@ func (a *App) Rulings() *RulingsScreen { return a.rulings }
 // Table returns the table screen.
 func (a *App) Table() *TableScreen { return a.table }
 
+// Confirm returns the screen of the confirmation by play.
+func (a *App) Confirm() *ConfirmScreen { return a.confirm }
+
 // Count returns the counting screen.
 func (a *App) Count() *CountScreen { return a.count }
 
@@ -240,6 +276,9 @@ func (a *App) Update(st referee.State, cond Conditions) {
 	if st.Phase == referee.PhaseMarking || st.Phase == referee.PhaseEnded {
 		a.count.SetView(CountViewOf(st))
 	}
+	if st.Confirmation != nil {
+		a.confirm.SetView(ConfirmViewOf(st))
+	}
 	if phaseChanged || a.screen == ScreenGame {
 		if phaseChanged && a.screen != ScreenGame && a.screen != ScreenMenu {
 			return // do not pull the director or the set-up away mid-edit
@@ -253,6 +292,8 @@ func (a *App) gameScreen() fyne.CanvasObject {
 	switch {
 	case a.st.Phase == referee.PhaseSetup:
 		return a.setupKB
+	case a.st.Phase == referee.PhaseMarking && a.st.Confirmation != nil:
+		return a.confirm.Content()
 	case a.st.Phase == referee.PhaseMarking, a.st.Phase == referee.PhaseEnded && a.st.Score != nil:
 		return a.count.Content()
 	}
@@ -329,6 +370,9 @@ func (a *App) SetLanguage(code string) error {
 	a.build()
 	a.table.SetView(TableViewOf(a.st, a.cond))
 	a.count.SetView(CountViewOf(a.st))
+	if a.st.Confirmation != nil {
+		a.confirm.SetView(ConfirmViewOf(a.st))
+	}
 	a.shown = nil
 	a.show()
 	if a.h.Language != nil {

@@ -204,6 +204,8 @@ var (
 	colWhiteRim       = color.NRGBA{R: 0x55, G: 0x55, B: 0x55, A: 0xff}
 	colDeadBlack      = color.NRGBA{R: colBlack.R, G: colBlack.G, B: colBlack.B, A: 0x80}
 	colDeadWhite      = color.NRGBA{R: colWhite.R, G: colWhite.G, B: colWhite.B, A: 0x80}
+	colDame           = color.NRGBA{R: 0xc2, G: 0x18, B: 0x5b, A: 0xff} // an open dame: magenta ring
+	colSeki           = color.NRGBA{R: 0x00, G: 0x69, B: 0x5c, A: 0xff} // a seki's shared liberty: teal square
 )
 
 // rebuild makes the canvas objects for the current view. Shapes of one colour are kept together
@@ -349,6 +351,22 @@ func (r *boardRenderer) rebuildMarks(v BoardView, n int) {
 			sq.StrokeWidth = 5
 			r.marks = append(r.marks, sq)
 			r.markAt = append(r.markAt, m)
+		case MarkDame:
+			ring := canvas.NewCircle(color.Transparent)
+			ring.StrokeColor = colDame
+			ring.StrokeWidth = 4
+			r.marks = append(r.marks, ring)
+			r.markAt = append(r.markAt, m)
+		case MarkSeki:
+			sq := canvas.NewRectangle(color.Transparent)
+			sq.StrokeColor = colSeki
+			sq.StrokeWidth = 4
+			r.marks = append(r.marks, sq)
+			r.markAt = append(r.markAt, m)
+		case MarkFilled:
+			dot := canvas.NewCircle(colDame)
+			r.marks = append(r.marks, dot)
+			r.markAt = append(r.markAt, m)
 		}
 	}
 }
@@ -436,6 +454,12 @@ func (r *boardRenderer) Layout(sz fyne.Size) {
 			square(m, pl.Point, g.step*0.5)
 		case MarkFix:
 			square(m, pl.Point, g.step*0.46)
+		case MarkDame:
+			square(m, pl.Point, g.step*0.28)
+		case MarkSeki:
+			square(m, pl.Point, g.step*0.24)
+		case MarkFilled:
+			square(m, pl.Point, g.step*0.16)
 		}
 	}
 }

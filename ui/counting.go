@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 	"image/color"
+	"strings"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
@@ -33,6 +34,12 @@ type CountScreen struct {
 	whole    *bigButton // back to the whole board from a zoomed part
 	yes, no  *bigButton // confirming a resumption
 	next     *bigButton // once the game is over: to the director, for the next game
+	legend   *wrapText  // what the dame marks mean (Japanese rules art. 8)
+	playOut  *bigButton // a disputed group played out (Japanese rules art. 7.2)
+	firstB   *bigButton // who plays first in it
+	firstW   *bigButton
+	noPlay   *bigButton // not played out after all
+	choosing bool       // asking who plays first in a confirmation by play
 	title    *canvas.Text
 	menu     *widget.Button
 	panel    *fyne.Container
@@ -48,6 +55,8 @@ type CountHandlers struct {
 	Resume     func(engine.Color) // a player disagrees: play resumes
 	Menu       func()             // the menu (director, set-up, language)
 	NextGame   func()             // once the game is over: the director files it and sets up the next
+	// StartConfirmation plays a disputed group out, first playing first (Japanese rules art. 7.2).
+	StartConfirmation func(first engine.Color)
 }
 
 // countRowKind is how a row of the breakdown is drawn.
@@ -103,7 +112,13 @@ func NewCountScreen(h CountHandlers) *CountScreen {
 			h.Menu()
 		}
 	})
-	objs = append(objs, c.rule, c.title, c.menu, c.steps, c.result, c.agreeB, c.agreeW, c.resumeB, c.resumeW, c.whole, c.yes, c.no, c.next)
+	c.legend = newWrapText(colDimText, 16, fyne.TextStyle{}, fyne.TextAlignLeading)
+	c.playOut = newBigButton(tr("Play it out (confirmation)"), false, func() { c.choosing = true; c.SetView(c.view) })
+	c.firstB = newBigButton(tr("{{.Color}} plays first", "Color", colourName(engine.Black)), true, func() { c.startConfirmation(engine.Black) })
+	c.firstW = newBigButton(tr("{{.Color}} plays first", "Color", colourName(engine.White)), true, func() { c.startConfirmation(engine.White) })
+	c.noPlay = newBigButton(tr("Cancel"), false, func() { c.choosing = false; c.SetView(c.view) })
+	objs = append(objs, c.rule, c.title, c.menu, c.steps, c.result, c.agreeB, c.agreeW, c.resumeB, c.resumeW, c.whole, c.yes, c.no, c.next,
+		c.legend, c.playOut, c.firstB, c.firstW, c.noPlay)
 	c.panel = container.New(&countPanelLayout{c: c}, objs...)
 	c.content = container.New(&boardAndPanel{board: c.Board, panel: c.panel}, c.Board, c.panel)
 	c.SetView(CountView{})
@@ -144,6 +159,15 @@ func (c *CountScreen) tapped(p engine.Point) {
 	}
 	if c.h.ToggleDead != nil && c.Board.View().At(p) != engine.Empty {
 		c.h.ToggleDead(p)
+	}
+}
+
+// startConfirmation starts the confirmation by play, first playing first.
+func (c *CountScreen) startConfirmation(first engine.Color) {
+	c.choosing = false
+	c.SetView(c.view)
+	if c.h.StartConfirmation != nil {
+		c.h.StartConfirmation(first)
 	}
 }
 
@@ -234,8 +258,17 @@ func (c *CountScreen) stepsText() string {
 		return tr("{{.Color}} wants to resume play: the marking is dropped and play goes on. Resume?", "Color", colourName(c.asking))
 	case v.Ended:
 		return tr("Both players agreed: this is the result.")
+	case c.choosing:
+		return tr("Play the disputed stones out on the board (Japanese rules art. 7.2): the moves are not moves of the game. Who plays first?")
 	case !zoomed && c.zoomNeeded():
 		return tr("Tap the part of the board with dead stones to zoom in.")
+	case v.Dame.Asked && v.Dame.Open > 0:
+		// The referee's own sentence (on the table's banner) is too long for this corner.
+		return tr("Open dame remain: fill them (a stone on each), or both players agree again to count them as filled.")
+	case v.Said != "":
+		return v.Said
+	case v.Dame.Applies && v.Dame.Open > 0 && !v.BlackAgreed && !v.WhiteAgreed:
+		return tr("Fill the open dame (a stone on each: not a move), tap the dead stones, then both players agree.")
 	case v.BlackAgreed != v.WhiteAgreed:
 		who, other := engine.Black, engine.White
 		if v.WhiteAgreed {
@@ -308,6 +341,17 @@ func (c *CountScreen) SetView(v CountView) {
 	show(!v.Ended && asking, c.yes, c.no)
 	show(zoomed, c.whole)
 	show(v.Ended && c.h.NextGame != nil, c.next)
+	if v.Ended || asking || !v.CanConfirm {
+		c.choosing = false
+	}
+	show(c.choosing, c.firstB, c.firstW, c.noPlay)
+	if c.choosing {
+		show(false, c.agreeB, c.agreeW, c.resumeB, c.resumeW)
+	}
+	show(v.CanConfirm && !v.Ended && !asking && !c.choosing && !zoomed, c.playOut)
+	c.legend.Set(legendText(v.Dame), colDimText)
+	show(v.Dame.Applies && !v.Ended && legendText(v.Dame) != "", c.legend)
+	c.steps.Set(c.stepsText(), colText)
 	c.content.Refresh()
 }
 
@@ -320,6 +364,21 @@ func show(visible bool, objs ...fyne.CanvasObject) {
 			o.Hide()
 		}
 	}
+}
+
+// legendText says what the dame marks on the board mean ("" when there are none).
+func legendText(d DameView) string {
+	var parts []string
+	if d.Open > 0 {
+		parts = append(parts, tr("Magenta ring: open dame ({{.N}})", "N", d.Open))
+	}
+	if d.Seki > 0 {
+		parts = append(parts, tr("teal square: seki, stays open ({{.N}})", "N", d.Seki))
+	}
+	if d.Filled > 0 {
+		parts = append(parts, tr("magenta dot: dame filled ({{.N}})", "N", d.Filled))
+	}
+	return strings.Join(parts, " · ")
 }
 
 func agreeText(c engine.Color, agreed bool) string {
@@ -341,6 +400,13 @@ func (l *countPanelLayout) Layout(_ []fyne.CanvasObject, sz fyne.Size) {
 	gap := float32(6)
 	titleH := min(max(sz.Height*0.09, 40), 56)
 	stepsH := sz.Height * 0.14
+	if c.view.Said != "" || c.view.Dame.Applies || c.choosing {
+		stepsH = sz.Height * 0.2
+	}
+	legendH := float32(0)
+	if c.legend.Visible() {
+		legendH = sz.Height * 0.075
+	}
 	resultH := sz.Height * 0.1
 	agreeH := min(max(sz.Height*0.13, 52), 80)
 	resumeH := min(max(sz.Height*0.11, 52), 64)
@@ -353,18 +419,28 @@ func (l *countPanelLayout) Layout(_ []fyne.CanvasObject, sz fyne.Size) {
 
 	y := titleH + gap
 	stepsW := sz.Width
-	if c.whole.Visible() {
-		ww := min(sz.Width*0.38, 150)
-		c.whole.Move(fyne.NewPos(sz.Width-ww, y))
-		c.whole.Resize(fyne.NewSize(ww, stepsH))
-		stepsW = sz.Width - ww - gap
+	for _, b := range []*bigButton{c.whole, c.playOut} {
+		if b.Visible() {
+			ww := min(sz.Width*0.38, 150)
+			if b == c.playOut {
+				ww = min(sz.Width*0.5, 220)
+			}
+			b.Move(fyne.NewPos(sz.Width-ww, y))
+			b.Resize(fyne.NewSize(ww, stepsH))
+			stepsW = sz.Width - ww - gap
+		}
 	}
 	c.steps.Move(fyne.NewPos(0, y))
 	c.steps.Resize(fyne.NewSize(stepsW, stepsH))
 	y += stepsH + gap
+	if legendH > 0 {
+		c.legend.Move(fyne.NewPos(0, y))
+		c.legend.Resize(fyne.NewSize(sz.Width, legendH))
+		y += legendH + gap
+	}
 
 	buttonsH := agreeH + gap + resumeH
-	gridH := sz.Height - y - resultH - buttonsH - 2*gap
+	gridH := max(sz.Height-y-resultH-buttonsH-2*gap, 0)
 	n := len(c.rowKinds)
 	rowH := gridH / float32(max(n, 1))
 	ts := min(rowH*0.72, 26)
@@ -401,12 +477,15 @@ func (l *countPanelLayout) Layout(_ []fyne.CanvasObject, sz fyne.Size) {
 		h    float32
 	}{{c.agreeB, 0, y, agreeH}, {c.agreeW, half + gap, y, agreeH},
 		{c.resumeB, 0, y + agreeH + gap, resumeH}, {c.resumeW, half + gap, y + agreeH + gap, resumeH},
-		{c.yes, 0, y, buttonsH}, {c.no, half + gap, y, buttonsH}} {
+		{c.yes, 0, y, buttonsH}, {c.no, half + gap, y, buttonsH},
+		{c.firstB, 0, y, agreeH}, {c.firstW, half + gap, y, agreeH}} {
 		p.b.Move(fyne.NewPos(p.x, p.y))
 		p.b.Resize(fyne.NewSize(half, p.h))
 	}
 	c.next.Move(fyne.NewPos(0, y+agreeH+gap))
 	c.next.Resize(fyne.NewSize(sz.Width, resumeH))
+	c.noPlay.Move(fyne.NewPos(0, y+agreeH+gap))
+	c.noPlay.Resize(fyne.NewSize(sz.Width, resumeH))
 }
 
 // boardAndPanel lays a square board on the left and a panel on the right (or below on a tall screen).

@@ -144,6 +144,12 @@ func bannerView(st referee.State, cond Conditions) BannerView {
 	}
 	if !routine(b.Kind) {
 		kind, title := verdictLook(b.Kind)
+		switch {
+		case b.Kind == referee.VerdictResult && st.Result == "Void":
+			title = resultText(st.Result) // the game ended with no result (art. 12): said as the title
+		case b.Kind == referee.VerdictInfo && st.Repetition != nil && st.Phase == referee.PhasePlaying:
+			title = tr("Position repeated (art. 12)")
+		}
 		return BannerView{Kind: kind, Title: title, Text: saidText(b)}
 	}
 	switch {
@@ -225,7 +231,7 @@ func resultText(r string) string {
 	case r == "0":
 		return tr("Draw (jigo)")
 	case r == "Void":
-		return tr("No result")
+		return tr("No result (Void)")
 	case len(r) > 2 && r[1] == '+':
 		who := colourName(engine.Black)
 		if r[0] == 'W' {
@@ -292,7 +298,84 @@ func TableViewOf(st referee.State, cond Conditions) TableView {
 		White:      sideView(st, engine.White),
 		Banner:     bannerView(st, cond),
 		Status:     statusLine(st),
+		Repetition: repetitionView(st),
 	}
+}
+
+// repetitionView is the art. 12 repetition standing, if any.
+func repetitionView(st referee.State) *RepetitionView {
+	if st.Repetition == nil || st.Phase != referee.PhasePlaying {
+		return nil
+	}
+	return &RepetitionView{Move: st.Repetition.Move, Earlier: st.Repetition.Earlier, Agreed: st.Repetition.Agreed}
+}
+
+// dameMarks marks the open dame, the seki's shared liberties and the dame stones filled.
+func dameMarks(st referee.State) []Mark {
+	var ms []Mark
+	for _, p := range st.Dame.Open {
+		ms = append(ms, Mark{Point: p, Kind: MarkDame})
+	}
+	for _, p := range st.Dame.Seki {
+		ms = append(ms, Mark{Point: p, Kind: MarkSeki})
+	}
+	for _, m := range st.Dame.Filled {
+		if !m.Pass {
+			ms = append(ms, Mark{Point: m.Point, Kind: MarkFilled})
+		}
+	}
+	return ms
+}
+
+// dameSaid is what verdict v says about the dame (its phrases that name them), translated, or the
+// whole verdict when no phrase does: the counting screen's corner has no room for the stop's
+// whole explanation, which the table's banner gave.
+func dameSaid(v referee.Verdict) string {
+	var parts []string
+	for _, p := range v.Says {
+		if strings.Contains(p.Text, "dame") {
+			parts = append(parts, phraseText(p))
+		}
+	}
+	if len(parts) == 0 {
+		return saidText(v)
+	}
+	return strings.Join(parts, " ")
+}
+
+// ConfirmViewOf builds the confirmation screen's view from the referee's state (st.Confirmation
+// set).
+func ConfirmViewOf(st referee.State) ConfirmView {
+	c := st.Confirmation
+	v := ConfirmView{Rules: rulesName(st.Setup.Rules), Said: saidText(st.Banner)}
+	if c == nil {
+		return v
+	}
+	v.Board = BoardView{Size: st.Size, Stones: c.Board}
+	v.ToMove, v.KoBans = c.ToMove, c.KoBans
+	moves := make([]string, 0, len(c.Moves))
+	for _, m := range c.Moves {
+		letter := "B"
+		if m.Color == engine.White {
+			letter = "W"
+		}
+		if m.Pass {
+			moves = append(moves, letter+" "+tr("pass"))
+			continue
+		}
+		moves = append(moves, letter+" "+m.Point.GTP(st.Size))
+	}
+	v.Moves = strings.Join(moves, ", ")
+	if n := len(c.Moves); n > 0 && !c.Moves[n-1].Pass {
+		v.Board.LastMove, v.Board.HasLast = c.Moves[n-1].Point, true
+	}
+	for _, p := range c.Captured {
+		v.Board.Marks = append(v.Board.Marks, Mark{Point: p, Kind: MarkRemove})
+	}
+	for _, p := range c.KoBans {
+		v.Board.Marks = append(v.Board.Marks, Mark{Point: p, Kind: MarkIllegal})
+	}
+	return v
 }
 
 // CountViewOf builds the counting screen's view from the referee's state.
@@ -313,7 +396,16 @@ func CountViewOf(st referee.State) CountView {
 			marks = append(marks, m)
 		}
 	}
-	v.Board.Marks = marks
+	v.Board.Marks = append(marks, dameMarks(st)...)
+	if d := st.Dame; d.Applies {
+		v.Dame = DameView{Applies: true, Open: len(d.Open), Seki: len(d.Seki), Filled: len(d.Filled), Asked: d.Asked}
+		if st.Banner.Kind == referee.VerdictMarking || st.Banner.Kind == referee.VerdictStopped || st.Banner.Kind == referee.VerdictInfo {
+			v.Said = dameSaid(st.Banner)
+		}
+	}
+	if r, err := engine.Preset(st.Setup.Rules); err == nil && r.ConfirmationKo && st.Phase == referee.PhaseMarking && st.Confirmation == nil {
+		v.CanConfirm = true
+	}
 	if st.Score != nil {
 		v.Score, v.HasScore = *st.Score, true
 		if len(st.Score.Territory) == st.Size*st.Size {

@@ -29,6 +29,11 @@ type TableScreen struct {
 	content *fyne.Container
 	view    TableView
 	closed  string // the ruling closed by a tap (its RulingID)
+	// voidB and voidW agree to end the game with no result when a whole-board position repeated
+	// (Japanese rules art. 12).
+	voidB, voidW *bigButton
+	// OnAgreeVoid is told that a player agrees to end the game with no result (art. 12).
+	OnAgreeVoid func(engine.Color)
 }
 
 // NewTableScreen builds the table screen; onMenu opens the menu (set-up, camera, director,
@@ -54,7 +59,16 @@ func NewTableScreen(onMenu, onRulings func()) *TableScreen {
 			onRulings()
 		}
 	})
-	t.content = container.New(&tableLayout{t: t}, t.Board, t.White, t.Black, t.Banner, t.move, t.status, t.menu, t.rulings, t.Ruling)
+	agreeVoid := func(c engine.Color) func() {
+		return func() {
+			if t.OnAgreeVoid != nil {
+				t.OnAgreeVoid(c)
+			}
+		}
+	}
+	t.voidB = newBigButton("", true, agreeVoid(engine.Black))
+	t.voidW = newBigButton("", true, agreeVoid(engine.White))
+	t.content = container.New(&tableLayout{t: t}, t.Board, t.White, t.Black, t.Banner, t.move, t.status, t.menu, t.rulings, t.voidB, t.voidW, t.Ruling)
 	return t
 }
 
@@ -96,6 +110,13 @@ func (t *TableScreen) SetView(v TableView) {
 	t.showRuling()
 	t.move.Text = tr("Move {{.N}}", "N", v.MoveNumber)
 	t.status.Text = v.Status
+	if r := v.Repetition; r != nil {
+		t.voidB.SetText(voidText(engine.Black, r.Agreed[engine.Black]))
+		t.voidW.SetText(voidText(engine.White, r.Agreed[engine.White]))
+		t.voidB.SetDisabled(r.Agreed[engine.Black])
+		t.voidW.SetDisabled(r.Agreed[engine.White])
+	}
+	show(v.Repetition != nil, t.voidB, t.voidW)
 	t.content.Refresh()
 }
 
@@ -140,8 +161,14 @@ func (l *tableLayout) Layout(_ []fyne.CanvasObject, sz fyne.Size) {
 		panel = fyne.NewSize(area.Width-2*pad, area.Height-side-2*pad)
 	}
 	faceH := panel.Height * 0.31
-	if t.RulingShown() {
+	repeat := t.view.Repetition != nil
+	switch {
+	case t.RulingShown() && repeat:
+		faceH = panel.Height * 0.2
+	case t.RulingShown():
 		faceH = panel.Height * 0.36
+	case repeat:
+		faceH = panel.Height * 0.2
 	}
 	t.White.Move(panelPos)
 	t.White.Resize(fyne.NewSize(panel.Width, faceH))
@@ -173,6 +200,17 @@ func (l *tableLayout) Layout(_ []fyne.CanvasObject, sz fyne.Size) {
 
 	bannerY := midY + rowH + pad
 	bannerH := midH - rowH - pad
+	if repeat {
+		// The players' "Agree: no result" under the banner that says why (art. 12).
+		voidH := min(max(bannerH*0.4, 44), 64)
+		bannerH -= voidH + pad
+		half := (panel.Width - pad) / 2
+		vy := bannerY + bannerH + pad
+		t.voidB.Move(fyne.NewPos(panelPos.X, vy))
+		t.voidB.Resize(fyne.NewSize(half, voidH))
+		t.voidW.Move(fyne.NewPos(panelPos.X+half+pad, vy))
+		t.voidW.Resize(fyne.NewSize(half, voidH))
+	}
 	if t.view.Banner.Kind == BannerNone && bannerH > 12 {
 		// The quiet status line takes the banner's place.
 		t.status.TextSize = fitSize(t.status.Text, 20, panel.Width, fyne.TextStyle{})
@@ -190,6 +228,14 @@ func (l *tableLayout) Layout(_ []fyne.CanvasObject, sz fyne.Size) {
 	}
 	t.Banner.Move(fyne.NewPos(panelPos.X, bannerY))
 	t.Banner.Resize(fyne.NewSize(panel.Width, bannerH))
+}
+
+// voidText is a player's "agree: no result" label (art. 12).
+func voidText(c engine.Color, agreed bool) string {
+	if agreed {
+		return tr("{{.Color}} agrees: no result", "Color", colourName(c))
+	}
+	return tr("{{.Color}}: agree, no result", "Color", colourName(c))
 }
 
 // menuLabel sets the menu button's label ("" for its icon alone).

@@ -17,6 +17,9 @@ const (
 	MarkRemove                      // a captured stone still on the board (orange)
 	MarkFix                         // the board differs from the game here (blue)
 	MarkDead                        // a stone marked dead when counting
+	MarkDame                        // an open dame still to fill (Japanese rules art. 8)
+	MarkSeki                        // a shared liberty of a seki: it stays open and nobody's point
+	MarkFilled                      // a stone placed on a dame after the stop: dame filling, not a move
 )
 
 // Mark is one marked point.
@@ -85,6 +88,34 @@ type TableView struct {
 	// the next move or a tap; RulingID names it, so that a tap closes this one only.
 	Ruling   BannerView
 	RulingID string
+	// Repetition is a whole-board repetition standing (Japanese rules art. 12), nil if none: each
+	// player may agree to end the game with no result.
+	Repetition *RepetitionView
+}
+
+// RepetitionView is a whole-board repetition the players may end the game on (art. 12).
+type RepetitionView struct {
+	Move, Earlier int     // the move that recreated the position, and the move after which it first stood
+	Agreed        [3]bool // who agreed to no result (index engine.Black, engine.White)
+}
+
+// DameView is the dame filling after the stop under Japanese rules (art. 8).
+type DameView struct {
+	Applies bool // the rules fill dame after the stop
+	Open    int  // open dame left that can be filled
+	Seki    int  // shared liberties of a seki (they stay open)
+	Filled  int  // dame stones placed since the stop
+	Asked   bool // both players confirmed with dame open: fill them, or both confirm again
+}
+
+// ConfirmView is the confirmation of life and death by play (Japanese rules art. 7.2).
+type ConfirmView struct {
+	Board  BoardView      // the board of the confirmation, the stop position's captured stones marked
+	ToMove engine.Color   // who plays next in it
+	Moves  string         // the hypothetical moves so far ("B C8, W pass"), "" before the first
+	KoBans []engine.Point // the kos the player to move may retake only after passing for each
+	Said   string         // what the referee said last, translated
+	Rules  string         // the rules' name
 }
 
 // CountView is everything the counting screen shows.
@@ -102,4 +133,10 @@ type CountView struct {
 	PassStonesCount bool
 	Black           SideView
 	White           SideView
+	// Dame is the dame filling (Japanese art. 8); Said is the referee's latest instruction for it,
+	// translated ("" when there is none).
+	Dame DameView
+	Said string
+	// CanConfirm: a disputed group may be played out (Japanese rules art. 7.2).
+	CanConfirm bool
 }

@@ -511,6 +511,26 @@ func (k *kiosk) handlers() ui.Handlers {
 			k.logErr("resume", err)
 			return err
 		},
+		AgreeVoid: func(c engine.Color) error {
+			err := k.tab.AgreeVoid(c, time.Now())
+			k.logErr("agree void", err)
+			return err
+		},
+		StartConfirmation: func(first engine.Color) error {
+			err := k.tab.StartConfirmation(first, time.Now())
+			k.logErr("start confirmation", err)
+			return err
+		},
+		PassForKo: func(ko engine.Point) error {
+			err := k.tab.PassForKo(ko, time.Now())
+			k.logErr("pass for ko", err)
+			return err
+		},
+		EndConfirmation: func() error {
+			err := k.tab.EndConfirmation(time.Now())
+			k.logErr("end confirmation", err)
+			return err
+		},
 		Setup: func(s referee.Setup) error {
 			if s.Event == "" {
 				s.Event = k.cfg.Event

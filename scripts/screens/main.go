@@ -26,7 +26,7 @@ import (
 )
 
 func main() {
-	shot := flag.String("shot", "ruling", "table, ruling, rulings, count, count-ended, zoom or nocamera")
+	shot := flag.String("shot", "ruling", "table, ruling, rulings, count, count-ended, zoom, nocamera, dame, dame-asked, confirm, repetition or void")
 	lang := flag.String("lang", "en", "language: en, pl, cs, ru or bg")
 	w := flag.Int("width", 800, "window width")
 	h := flag.Int("height", 480, "window height")
@@ -149,6 +149,14 @@ func state(shot string) (referee.State, ui.Conditions, error) {
 		st, cond, err := rulingState()
 		st.Rulings, st.Banner = nil, referee.Verdict{}
 		return st, cond, err
+	case "dame", "dame-asked":
+		st, err := dameState(shot == "dame-asked")
+		return st, ui.Conditions{}, err
+	case "confirm":
+		st, err := confirmState()
+		return st, ui.Conditions{}, err
+	case "repetition", "void":
+		return repetitionState(shot == "void")
 	case "nocamera":
 		st, _, err := rulingState()
 		st.Phase, st.MoveNumber, st.Rulings, st.LastMove, st.Banner = referee.PhaseReady, 0, nil, nil, referee.Verdict{}
