@@ -33,6 +33,11 @@ var ErrNoCameraHelper = errors.New("vision: camera helper " + HelperName + " not
 // errHelperTimeout is wrapped when the helper gave no frame within the frame timeout.
 var errHelperTimeout = errors.New("camera helper gave no frame in time")
 
+// helperStartGrace is added to the frame timeout while a helper has sent nothing yet: a new
+// process loads OpenCV and opens its camera before its first frame (seconds on a busy Pi), and
+// a start that is merely slow must not count as a lost camera.
+const helperStartGrace = 5 * time.Second
+
 // helperStopGrace is how long Close waits after SIGTERM before killing the helper.
 const helperStopGrace = time.Second
 
@@ -71,6 +76,7 @@ type helperProc struct {
 	stdin   *os.File // the write end of the helper's stdin, never written: it dies with us
 	r       *framepipe.Reader
 	timeout time.Duration // per message, a little longer than the helper's own
+	spoke   bool          // a message has come: the start grace is over
 	waited  chan struct{} // closed when the process has been reaped
 	waitErr error
 	logged  chan struct{} // closed when its stderr has been read to the end
@@ -171,10 +177,17 @@ func (p *helperProc) next(ctx context.Context) (framepipe.Message, error) {
 	if err := ctx.Err(); err != nil {
 		return framepipe.Message{}, err
 	}
-	_ = p.out.SetReadDeadline(time.Now().Add(p.timeout))
+	wait := p.timeout
+	if !p.spoke {
+		wait += helperStartGrace
+	}
+	_ = p.out.SetReadDeadline(time.Now().Add(wait))
 	stop := context.AfterFunc(ctx, func() { _ = p.out.SetReadDeadline(time.Now()) })
 	m, err := p.r.Next()
 	stop()
+	if err == nil {
+		p.spoke = true
+	}
 	switch {
 	case err == nil && m.Kind == framepipe.KindError:
 		err = fmt.Errorf("vision: %s: %s", p.name, m.Text())
@@ -184,7 +197,7 @@ func (p *helperProc) next(ctx context.Context) (framepipe.Message, error) {
 		// Interrupted between two messages: the stream is still in step.
 		return framepipe.Message{}, ctx.Err()
 	case errors.Is(err, os.ErrDeadlineExceeded):
-		err = fmt.Errorf("vision: %s: %w (%v)", p.name, errHelperTimeout, p.timeout)
+		err = fmt.Errorf("vision: %s: %w (%v)", p.name, errHelperTimeout, wait)
 	case errors.Is(err, io.EOF):
 		err = fmt.Errorf("vision: %s: camera helper exited: %s", p.name, p.exitStatus())
 	default:

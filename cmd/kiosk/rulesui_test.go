@@ -16,7 +16,8 @@ import (
 // refuse when no position repeated.
 func TestJapaneseIntentsReachTheTable(t *testing.T) {
 	k := &kiosk{log: slog.New(slog.DiscardHandler), demo: true}
-	tab, err := referee.Open(referee.Options{JournalDir: t.TempDir(), GamesDir: t.TempDir(), CheckPIN: k.checkPIN(), NoSync: true,
+	k.pinCheck, k.pinLockedFor = k.checkPIN()
+	tab, err := referee.Open(referee.Options{JournalDir: t.TempDir(), GamesDir: t.TempDir(), CheckPIN: k.pinCheck, PINLockedFor: k.pinLockedFor, NoSync: true,
 		Logger: k.log})
 	if err != nil {
 		t.Fatal(err)
