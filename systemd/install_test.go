@@ -199,4 +199,25 @@ func TestInstallPiIdempotent(t *testing.T) {
 	if got, _ := os.ReadFile(conf); string(got) != string(edited) {
 		t.Errorf("the table's configuration was overwritten: %q", got)
 	}
+
+	// A table in a hall: the drop-in lets the kiosk reach its broker's address, and only that.
+	dropIn := filepath.Join(root, "etc/systemd/system/tengen-kiosk.service.d/hall.conf")
+	if _, err := os.Stat(dropIn); err == nil {
+		t.Fatalf("a hall drop-in was installed without --hall-broker")
+	}
+	out = install(t, "--root", root, "--binary", bin, "--hall-broker", "192.168.1.10")
+	if !strings.Contains(out, "install-pi: 1 change(s) made") {
+		t.Errorf("--hall-broker should add the drop-in alone:\n%s", out)
+	}
+	got, err := os.ReadFile(dropIn)
+	if err != nil || !strings.Contains(string(got), "\nIPAddressAllow=192.168.1.10\n") || strings.Contains(string(got), "@BROKER@") {
+		t.Errorf("the hall drop-in: %v\n%s", err, got)
+	}
+	if out := install(t, "--root", root, "--binary", bin, "--hall-broker", "192.168.1.10"); !strings.Contains(out, "install-pi: 0 change(s) made") {
+		t.Errorf("the same broker again changed something:\n%s", out)
+	}
+	if out, err := exec.Command(installPi, "--root", root, "--binary", bin, "--hall-broker", "broker.local").CombinedOutput(); err == nil ||
+		!strings.Contains(string(out), "give the broker's IP address") {
+		t.Errorf("a broker's name (systemd allows only addresses) was taken: %v\n%s", err, out)
+	}
 }

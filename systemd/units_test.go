@@ -84,6 +84,50 @@ func TestUnitsVerify(t *testing.T) {
 	}
 }
 
+// TestHallDropInVerifies: the kiosk unit with the hall drop-in (scripts/install-pi --hall-broker)
+// still verifies and keeps its security rating; the drop-in's lines are added to the unit as
+// systemd adds a drop-in's (both lists widen the unit's, nothing else changes).
+func TestHallDropInVerifies(t *testing.T) {
+	sa := analyze(t)
+	dir := stageUnits(t)
+	dropIn, err := os.ReadFile("tengen-kiosk-hall.conf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(dropIn), "IPAddressAllow=@BROKER@") || !strings.Contains(string(dropIn), "RestrictAddressFamilies=AF_INET AF_INET6") {
+		t.Fatalf("the drop-in lost its lines:\n%s", dropIn)
+	}
+	unit := filepath.Join(dir, "tengen-kiosk.service")
+	base, err := os.ReadFile(unit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	merged := string(base) + "\n" + strings.ReplaceAll(string(dropIn), "@BROKER@", "192.168.1.10")
+	if err := os.WriteFile(unit, []byte(merged), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(sa, "verify", "--man=no", unit, filepath.Join(dir, "tengen-display.service"))
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil || strings.Contains(string(out), "tengen-kiosk.service") {
+		t.Fatalf("systemd-analyze verify with the hall drop-in: %v\n%s", err, out)
+	}
+	cmd = exec.Command(sa, "security", "--offline=true", "--no-pager", unit)
+	cmd.Dir = dir
+	out, _ := cmd.CombinedOutput()
+	m := exposureRe.FindSubmatch(out)
+	if m == nil {
+		t.Fatalf("no exposure level in the output:\n%s", out)
+	}
+	level, err := strconv.ParseFloat(string(m[2]), 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("systemd-analyze security tengen-kiosk.service with the hall drop-in: %.1f %s", level, m[3])
+	if level > MaxExposure {
+		t.Errorf("exposure %.1f with the hall drop-in is above %.1f", level, MaxExposure)
+	}
+}
+
 var exposureRe = regexp.MustCompile(`Overall exposure level for ([^:]+): ([0-9.]+) (\S+)`)
 
 func TestKioskSecurityRating(t *testing.T) {
