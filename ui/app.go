@@ -41,6 +41,10 @@ type Handlers struct {
 	// NextGame files the finished game and readies the table for the next (the director's
 	// PIN checked); Setup after the game is over does the same before it sets the new game up.
 	NextGame func(pin string) error
+	// CheckPIN tells whether pin is the director's: nil when it is, referee.ErrBadPIN when not,
+	// referee.ErrNoDirector when no PIN is configured. Nil: no PIN is configured. It opens the
+	// screens that change a game being played (set-up, camera and board).
+	CheckPIN func(pin string) error
 	Camera   CameraHandlers
 	Language func(code string) // told after the language changed (to save it, for example)
 	// SetupDefaults fill the set-up screen when no game is set up (the table's configuration).
@@ -64,6 +68,8 @@ type App struct {
 	camera   *CameraScreen
 	director *DirectorScreen
 	rulings  *RulingsScreen
+	gate     *pinGate // the PIN pad in front of the set-up and the camera during a game
+	opened   Screen   // the screen the gate was opened for (screenNone: none)
 	setupKB  fyne.CanvasObject // the set-up screen with its on-screen keyboard
 	dirKB    fyne.CanvasObject // the director's panel with its on-screen keyboard
 	shown    fyne.CanvasObject
@@ -78,7 +84,7 @@ func NewApp(win fyne.Window, h Handlers) *App {
 	if h.Now == nil {
 		h.Now = time.Now
 	}
-	a := &App{win: win, h: h, lang: "en"}
+	a := &App{win: win, h: h, lang: "en", opened: screenNone}
 	a.build()
 	win.Canvas().SetOnTypedKey(a.TypedKey)
 	a.show()
@@ -116,6 +122,10 @@ func (a *App) build() {
 		initial = a.h.SetupDefaults
 	}
 	a.buildSetup(initial)
+	a.gate = newPINGate(a.h.CheckPIN, func() {
+		a.opened = a.screen
+		a.show()
+	}, func() { a.Show(ScreenMenu) })
 	cam := a.h.Camera
 	back := cam.Back
 	cam.Back = func() {
@@ -196,6 +206,13 @@ func (a *App) Show(s Screen) {
 		close(a.live)
 		a.live = nil
 	}
+	if s != a.screen {
+		a.lock()
+		if s == ScreenSetup && a.gameOn() {
+			// Set-up shows the running game's settings, not the configuration's.
+			a.buildSetup(a.st.Setup)
+		}
+	}
 	a.screen = s
 	if s == ScreenCamera {
 		a.camera.GrabAsync()
@@ -265,9 +282,9 @@ func (a *App) show() {
 	case ScreenMenu:
 		c = a.menu()
 	case ScreenSetup:
-		c = a.setupKB
+		c = a.gated(a.setupKB)
 	case ScreenCamera:
-		c = a.camera.Content()
+		c = a.gated(a.camera.Content())
 	case ScreenDirector:
 		c = a.dirKB
 	case ScreenLanguage:

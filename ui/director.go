@@ -187,14 +187,20 @@ func (d *DirectorScreen) key(k string) {
 }
 
 func (d *DirectorScreen) back() {
-	d.pin = ""
-	d.dots.Text = ""
-	d.padMsg.SetText(tr("Director PIN"))
-	d.content.Objects = []fyne.CanvasObject{d.pad}
-	d.content.Refresh()
+	d.Lock()
 	if d.h.Back != nil {
 		d.h.Back()
 	}
+}
+
+// Lock forgets the PIN and shows the PIN pad again (the panel is left by any route).
+func (d *DirectorScreen) Lock() {
+	d.pin = ""
+	d.dots.Text = ""
+	d.dots.Refresh()
+	d.padMsg.SetText(tr("Director PIN"))
+	d.content.Objects = []fyne.CanvasObject{d.pad}
+	d.content.Refresh()
 }
 
 // report shows the outcome of an action; a wrong PIN locks the panel again.

@@ -304,6 +304,20 @@ func (k *kiosk) checkPIN() func(string) bool {
 	return nil
 }
 
+// pinOK tells whether pin is the director's: referee.ErrNoDirector when no PIN is configured,
+// referee.ErrBadPIN when it is not the right one.
+func (k *kiosk) pinOK(pin string) error {
+	check := k.checkPIN()
+	switch {
+	case check == nil:
+		return referee.ErrNoDirector
+	case !check(pin):
+		k.log.Warn("a wrong director PIN was typed at a locked screen")
+		return referee.ErrBadPIN
+	}
+	return nil
+}
+
 // demoSetup is the referee set-up of the demo game, from its record.
 func demoSetup(s *demo.Script) referee.Setup {
 	rec := s.Record
@@ -478,13 +492,12 @@ func (k *kiosk) handlers() ui.Handlers {
 			return k.tab.Setup(s, time.Now())
 		},
 		NextGame: func(pin string) error {
-			if check := k.checkPIN(); check == nil {
-				return referee.ErrNoDirector
-			} else if !check(pin) {
-				return referee.ErrBadPIN
+			if err := k.pinOK(pin); err != nil {
+				return err
 			}
 			return k.nextGame()
 		},
+		CheckPIN: k.pinOK,
 		Director: func(pin string, a referee.DirectorAction) error {
 			return k.tab.Director(pin, a, time.Now())
 		},
