@@ -68,8 +68,8 @@ type App struct {
 	camera   *CameraScreen
 	director *DirectorScreen
 	rulings  *RulingsScreen
-	gate     *pinGate // the PIN pad in front of the set-up and the camera during a game
-	opened   Screen   // the screen the gate was opened for (screenNone: none)
+	gate     *pinGate          // the PIN pad in front of the set-up and the camera during a game
+	opened   Screen            // the screen the gate was opened for (screenNone: none)
 	setupKB  fyne.CanvasObject // the set-up screen with its on-screen keyboard
 	dirKB    fyne.CanvasObject // the director's panel with its on-screen keyboard
 	shown    fyne.CanvasObject
