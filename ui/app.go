@@ -68,7 +68,7 @@ type App struct {
 	camera   *CameraScreen
 	director *DirectorScreen
 	rulings  *RulingsScreen
-	gate     *pinGate          // the PIN pad in front of the set-up and the camera during a game
+	gate     *PINGate          // the PIN pad in front of the set-up and the camera during a game
 	opened   Screen            // the screen the gate was opened for (screenNone: none)
 	setupKB  fyne.CanvasObject // the set-up screen with its on-screen keyboard
 	dirKB    fyne.CanvasObject // the director's panel with its on-screen keyboard
@@ -136,7 +136,9 @@ func (a *App) build() {
 	}
 	a.camera = NewCameraScreen(cam)
 	focused := func() fyne.Focusable { return a.win.Canvas().Focused() }
-	defer func() { a.dirKB = withKeyboard(a.director.Content(), focused) }()
+	defer func() {
+		a.dirKB = withKeyboard(a.director.Content(), focused, a.director.KeyboardSlot, a.director.Scroll)
+	}()
 	a.director = NewDirectorScreen(DirectorHandlers{
 		Act: func(pin string, act referee.DirectorAction) error {
 			if a.h.Director == nil {
@@ -165,7 +167,7 @@ func (a *App) buildSetup(initial referee.Setup) {
 		a.Show(ScreenGame)
 		return nil
 	}, func() { a.Show(ScreenGame) })
-	a.setupKB = withKeyboard(a.setup.Content(), func() fyne.Focusable { return a.win.Canvas().Focused() })
+	a.setupKB = withKeyboard(a.setup.Content(), func() fyne.Focusable { return a.win.Canvas().Focused() }, a.setup.KeyboardSlot, a.setup.Scroll)
 }
 
 // nextGame files the finished game and shows the set-up of the next one, filled with this game's
@@ -193,6 +195,9 @@ func (a *App) Current() fyne.CanvasObject { return a.shown }
 
 // Rulings returns the rulings list.
 func (a *App) Rulings() *RulingsScreen { return a.rulings }
+
+// Director returns the director's screen.
+func (a *App) Director() *DirectorScreen { return a.director }
 
 // Table returns the table screen.
 func (a *App) Table() *TableScreen { return a.table }

@@ -13,9 +13,9 @@ import (
 	"tengen/referee"
 )
 
-// pinGate is the PIN pad in front of the screens that change a game being played (set-up, camera
+// PINGate is the PIN pad in front of the screens that change a game being played (set-up, camera
 // and board): the director's PIN opens the screen until it is left by any route.
-type pinGate struct {
+type PINGate struct {
 	check   func(pin string) error // nil: no director PIN is configured
 	opened  func()                 // told when the right PIN was typed
 	pin     string
@@ -26,8 +26,8 @@ type pinGate struct {
 
 // newPINGate builds the pad. check tells whether a PIN is the director's (referee.ErrBadPIN when
 // not, referee.ErrNoDirector when no PIN is configured); back leaves without opening.
-func newPINGate(check func(pin string) error, opened, back func()) *pinGate {
-	g := &pinGate{check: check, opened: opened}
+func newPINGate(check func(pin string) error, opened, back func()) *PINGate {
+	g := &PINGate{check: check, opened: opened}
 	g.dots = canvas.NewText("", colText)
 	g.dots.TextSize = 32
 	g.dots.Alignment = fyne.TextAlignCenter
@@ -53,21 +53,27 @@ func newPINGate(check func(pin string) error, opened, back func()) *pinGate {
 }
 
 // Content is the pad's root object.
-func (g *pinGate) Content() fyne.CanvasObject { return g.content }
+func (g *PINGate) Content() fyne.CanvasObject { return g.content }
 
 // Lock forgets the digits typed and asks for the PIN again.
-func (g *pinGate) Lock() {
+func (g *PINGate) Lock() {
 	g.pin = ""
 	g.dots.Text = ""
 	g.dots.Refresh()
 	if g.check == nil {
-		g.msg.SetText(tr(noPINText))
+		g.msg.SetText(noPINText())
 		return
 	}
 	g.msg.SetText(tr("A game is being played: the director's PIN is needed to change it."))
 }
 
-func (g *pinGate) key(k string) {
+// Open types pin on the pad and presses OK (as the director would).
+func (g *PINGate) Open(pin string) {
+	g.pin = pin
+	g.key("OK")
+}
+
+func (g *PINGate) key(k string) {
 	switch k {
 	case pinDelete:
 		if g.pin != "" {
@@ -90,7 +96,7 @@ func (g *pinGate) key(k string) {
 		case errors.Is(err, referee.ErrBadPIN):
 			g.msg.SetText(tr("Wrong PIN"))
 		case errors.Is(err, referee.ErrNoDirector):
-			g.msg.SetText(tr(noPINText))
+			g.msg.SetText(noPINText())
 		default:
 			g.msg.SetText(err.Error())
 		}
@@ -104,7 +110,9 @@ func (g *pinGate) key(k string) {
 }
 
 // noPINText says why a gated screen cannot be opened at all.
-const noPINText = "A game is being played and no director PIN is configured: this cannot be changed until the game is over."
+func noPINText() string {
+	return tr("A game is being played and no director PIN is configured: this cannot be changed until the game is over.")
+}
 
 // screenNone is no screen (the gate opened for none).
 const screenNone Screen = -1
@@ -135,3 +143,6 @@ func (a *App) lock() {
 	a.gate.Lock()
 	a.director.Lock()
 }
+
+// Gate returns the PIN pad in front of the set-up and the camera screens during a game.
+func (a *App) Gate() *PINGate { return a.gate }
