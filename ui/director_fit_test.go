@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"strings"
 	"image"
 	"testing"
 
@@ -97,4 +98,62 @@ func keyboardToggle(t *testing.T, slot *fyne.Container) *widget.Button {
 		t.Fatalf("the keyboard toggle is a %T", slot.Objects[0])
 	}
 	return b
+}
+
+// The set-up says the time control in words in every language, never only a preset's id.
+func TestSetupSaysTheTimeControl(t *testing.T) {
+	newTestApp(t)
+	t.Cleanup(func() { _ = SetLanguage("en") })
+	cases := []struct{ lang, control, want string }{
+		{"en", "egf-a-byoyomi", "60 min, then 5 × 30 s byo-yomi"},
+		{"en", "30m+20/5m", "30 min, then 20 stones in 5 min (Canadian)"},
+		{"en", "3m+15s", "3 min + 15 s a move (Fischer)"},
+		{"en", "45m", "45 min, no overtime"},
+		{"en", "1m30s+3x10s", "1 min 30 s, then 3 × 10 s byo-yomi"},
+		{"pl", "egf-a-byoyomi", "60 min, potem byo-yomi 5 × 30 s"},
+		{"ru", "aga-min-fischer", "3 мин + 15 с за ход (Фишер)"},
+		{"en", "one hour", ""},
+	}
+	for _, c := range cases {
+		if err := SetLanguage(c.lang); err != nil {
+			t.Fatal(err)
+		}
+		s := NewSetupScreen(referee.Setup{TimeControl: c.control}, nil, nil)
+		if got := s.ControlText.Text; got != c.want {
+			t.Errorf("%s %s: %q, want %q", c.lang, c.control, got, c.want)
+		}
+	}
+}
+
+// Komi and points are written in the language's form: 6.5 in English, 6,5 in Polish, Czech,
+// Russian and Bulgarian; other text is left alone.
+func TestNumbersInTheLanguagesForm(t *testing.T) {
+	newTestApp(t)
+	t.Cleanup(func() { _ = SetLanguage("en") })
+	for _, c := range []struct{ lang, in, want string }{
+		{"en", "6.5", "6.5"}, {"pl", "6.5", "6,5"}, {"cs", "-0.5", "-0,5"}, {"ru", "28.5", "28,5"}, {"bg", "3.5", "3,5"},
+		{"pl", "7", "7"}, {"pl", "1.2.3", "1.2.3"}, {"pl", "D4", "D4"}, {"pl", "0:27", "0:27"}, {"pl", ".5", ".5"}, {"pl", "5.", "5."},
+	} {
+		if err := SetLanguage(c.lang); err != nil {
+			t.Fatal(err)
+		}
+		if got := localNumber(c.in); got != c.want {
+			t.Errorf("%s %q: %q, want %q", c.lang, c.in, got, c.want)
+		}
+	}
+	if err := SetLanguage("pl"); err != nil {
+		t.Fatal(err)
+	}
+	komi := 6.5
+	s := NewSetupScreen(referee.Setup{Rules: "japanese", Komi: &komi}, nil, nil)
+	if s.Komi.Text != "6,5" {
+		t.Errorf("komi field %q", s.Komi.Text)
+	}
+	if got, err := s.Setup(); err != nil || *got.Komi != 6.5 {
+		t.Errorf("komi 6,5 read as %v, %v", got.Komi, err)
+	}
+	st := playingState(t)
+	if line := statusLine(st); !strings.Contains(line, "7,5") {
+		t.Errorf("status line %q", line)
+	}
 }

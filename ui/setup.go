@@ -22,6 +22,7 @@ type SetupScreen struct {
 	Handicap    *widget.Select
 	Size        *widget.Select
 	TimeControl *widget.SelectEntry
+	ControlText *widget.Label  // the time control in words
 	Policy      *widget.Select // what an illegal move costs (policyLabels)
 	BlackName   *widget.Entry
 	BlackRank   *widget.Entry
@@ -125,7 +126,11 @@ func NewSetupScreen(initial referee.Setup, onStart func(referee.Setup) error, on
 	if tc == "" {
 		tc = defaultControl(rules)
 	}
+	s.ControlText = widget.NewLabel("")
+	s.ControlText.Wrapping = fyne.TextWrapWord
+	s.TimeControl.OnChanged = func(string) { s.sayControl() }
 	s.TimeControl.SetText(tc)
+	s.sayControl()
 	policy := initial.Policy
 	if policy == "" {
 		policy = referee.DefaultPolicy(rules)
@@ -159,7 +164,7 @@ func NewSetupScreen(initial referee.Setup, onStart func(referee.Setup) error, on
 		widget.NewFormItem(tr("Komi"), s.Komi),
 		widget.NewFormItem(tr("Handicap"), s.Handicap),
 		widget.NewFormItem(tr("Board size"), s.Size),
-		widget.NewFormItem(tr("Time control"), s.TimeControl),
+		widget.NewFormItem(tr("Time control"), container.NewVBox(s.TimeControl, s.ControlText)),
 		widget.NewFormItem(tr("Illegal move"), s.Policy),
 		widget.NewFormItem(tr("Black"), container.NewBorder(nil, nil, nil, sized(s.BlackRank, 90), s.BlackName)),
 		widget.NewFormItem(tr("White"), container.NewBorder(nil, nil, nil, sized(s.WhiteRank, 90), s.WhiteName)),
@@ -172,6 +177,18 @@ func NewSetupScreen(initial referee.Setup, onStart func(referee.Setup) error, on
 	s.Scroll = container.NewVScroll(form)
 	s.content = container.NewBorder(title, container.NewVBox(s.Message, buttons), nil, nil, s.Scroll)
 	return s
+}
+
+// sayControl puts the time control in words under its field (nothing while it cannot be read).
+func (s *SetupScreen) sayControl() {
+	c, err := clock.ParseControlOrPreset(strings.TrimSpace(s.TimeControl.Text))
+	text := ""
+	if err == nil {
+		text = controlText(c)
+	}
+	if s.ControlText.Text != text {
+		s.ControlText.SetText(text)
+	}
 }
 
 // RulesPreset is the engine preset the rules selector names.
