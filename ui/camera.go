@@ -230,6 +230,7 @@ func NewCameraScreen(h CameraHandlers) *CameraScreen {
 	c.Side = widget.NewSelect(labels, nil)
 	c.Side.SetSelectedIndex(0)
 	c.Size = widget.NewSelect([]string{"9", "13", "19"}, func(string) { c.applySize() })
+	c.Size.PlaceHolder = tr("Choose") // not Fyne's own "(Select one)", which is not translated
 	refresh := widget.NewButton(tr("Find the board"), func() {
 		c.edited = false
 		c.GrabAsync()

@@ -157,3 +157,19 @@ func TestNumbersInTheLanguagesForm(t *testing.T) {
 		t.Errorf("status line %q", line)
 	}
 }
+
+// No selector on the set-up or camera screens shows Fyne's own untranslated "(Select one)".
+func TestNoUntranslatedPlaceholder(t *testing.T) {
+	newTestApp(t)
+	t.Cleanup(func() { _ = SetLanguage("en") })
+	if err := SetLanguage("ru"); err != nil {
+		t.Fatal(err)
+	}
+	s := NewSetupScreen(referee.Setup{}, nil, nil)
+	c := NewCameraScreen(CameraHandlers{})
+	for _, sel := range []*widget.Select{s.Rules, s.Handicap, s.Size, s.Policy, c.Size} {
+		if sel.PlaceHolder != "Выберите" {
+			t.Errorf("placeholder %q", sel.PlaceHolder)
+		}
+	}
+}

@@ -92,6 +92,9 @@ func NewSetupScreen(initial referee.Setup, onStart func(referee.Setup) error, on
 		labels = append(labels, policyLabel(p))
 	}
 	s.Policy = widget.NewSelect(labels, nil)
+	for _, sel := range []*widget.Select{s.Rules, s.Handicap, s.Size, s.Policy} {
+		sel.PlaceHolder = tr("Choose") // not Fyne's own "(Select one)", which is not translated
+	}
 	s.BlackName, s.BlackRank = widget.NewEntry(), widget.NewEntry()
 	s.WhiteName, s.WhiteRank = widget.NewEntry(), widget.NewEntry()
 	s.Event, s.Round, s.Table = widget.NewEntry(), widget.NewEntry(), widget.NewEntry()
