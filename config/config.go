@@ -363,8 +363,36 @@ func decodeProblem(err error, data []byte) Problem {
 	if i := strings.LastIndex(msg, "): "); i >= 0 {
 		msg = msg[i+3:]
 	}
-	p.Msg = strings.TrimPrefix(msg, "toml: ")
+	p.Msg = typeWords(strings.TrimPrefix(msg, "toml: "))
 	return p
+}
+
+var typeRe = regexp.MustCompile(`TOML value has type (\w+); destination has type (\w+)`)
+
+// typeWords says a TOML type mismatch in people's words: "should be a whole number, not text".
+func typeWords(msg string) string {
+	m := typeRe.FindStringSubmatch(msg)
+	if m == nil {
+		return msg
+	}
+	kind := func(t string) string {
+		switch t {
+		case "string":
+			return "text in quotes"
+		case "integer", "int", "int64", "uint", "uint8", "int8", "int16", "int32", "uint16", "uint32", "uint64":
+			return "a whole number"
+		case "float", "float64", "float32":
+			return "a number"
+		case "bool", "boolean":
+			return "true or false"
+		case "slice", "array":
+			return "a list in [ ]"
+		case "map", "struct", "table":
+			return "a table"
+		}
+		return t
+	}
+	return "should be " + kind(m[2]) + ", not " + kind(m[1])
 }
 
 // suggest names the known key closest to an unknown one ("did you mean pins.black?").
