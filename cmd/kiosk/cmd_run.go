@@ -11,7 +11,9 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -91,10 +93,17 @@ func runKiosk(ctx context.Context, args []string, _, stderr io.Writer) error {
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
-		return err
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		return exitError{code: 2} // the flag package has said what is wrong, once
 	}
 	if fs.NArg() > 0 {
 		fs.Usage()
+		return exitError{code: 2}
+	}
+	if o.lang != "" && !slices.Contains(config.Languages(), o.lang) {
+		fmt.Fprintf(stderr, "kiosk run: --lang %q: the screens speak %s\n", o.lang, strings.Join(config.Languages(), ", "))
 		return exitError{code: 2}
 	}
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
