@@ -152,20 +152,18 @@ func NewDirectorScreen(h DirectorHandlers) *DirectorScreen {
 	}
 	// The result first (the end of a game), then play, moves, the clock and the rest; every field has
 	// a label (a placeholder shows only an example).
-	clockRow := container.NewBorder(nil, nil, d.Side, adjust, container.NewGridWithColumns(2,
-		labelled(tr("Time"), d.Time), labelled(tr("Periods"), d.Periods)))
-	grid := container.NewVBox(
-		container.NewGridWithColumns(2,
-			labelled(tr("Result"), d.Result), end,
-			pause, resume,
-			labelled(tr("Move"), d.Move), correct,
-			undo, play),
-		clockRow,
-		container.NewGridWithColumns(2, retract, export),
-		next,
+	grid := container.NewGridWithColumns(2,
+		labelled(tr("Result"), d.Result), end,
+		pause, resume,
+		labelled(tr("Move"), d.Move), correct,
+		undo, play,
+		labelled(tr("Time"), d.Time), labelled(tr("Periods"), d.Periods),
+		d.Side, adjust,
+		retract, export,
 	)
+	actions := container.NewVBox(grid, next)
 	title := widget.NewLabelWithStyle(tr("Director"), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
-	d.Scroll = container.NewVScroll(grid)
+	d.Scroll = container.NewVScroll(actions)
 	d.panel = container.NewBorder(title, container.NewVBox(d.Message, container.NewGridWithColumns(2, lock, d.KeyboardSlot)), nil, nil, d.Scroll)
 	d.content = container.NewStack(d.pad)
 	return d

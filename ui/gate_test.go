@@ -177,6 +177,13 @@ func fitCheck(t *testing.T, name string, root fyne.CanvasObject, sz fyne.Size, m
 				t.Errorf("%s: %q is cut short", name, pt.t.Text)
 			}
 		}
+		if _, big := l.o.(*bigButton); big {
+			for _, pt := range textsIn(l.o) {
+				if pt.t.TextSize < 14 {
+					t.Errorf("%s: button text %q drawn at %.1f px", name, pt.t.Text, pt.t.TextSize)
+				}
+			}
+		}
 		for _, m := range leaves[:i] {
 			if l.r.overlaps(m.r) && (l.clip == nil || inside(l.r, *l.clip)) && (m.clip == nil || inside(m.r, *m.clip)) {
 				t.Errorf("%s: %T at %v %v overlaps %T at %v %v", name, l.o, l.r.pos, l.r.size, m.o, m.r.pos, m.r.size)
