@@ -2,8 +2,8 @@ package ui
 
 import (
 	"fmt"
-	"strings"
 	"image"
+	"strings"
 	"testing"
 
 	"fyne.io/fyne/v2"
