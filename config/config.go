@@ -15,6 +15,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -312,11 +313,30 @@ func Parse(data []byte, name string) (Config, error) {
 	if !utf8Valid(data) {
 		return Config{}, &Error{Path: name, Problems: []Problem{{Msg: "the file is not UTF-8 text"}}}
 	}
-	md, err := toml.NewDecoder(bytes.NewReader(data)).Decode(&c)
-	if err != nil {
-		return Config{}, &Error{Path: name, Problems: []Problem{decodeProblem(err, data)}}
-	}
+	// A value of the wrong type stops the decoder; its line is set aside and the file decoded again,
+	// so that every such value is reported, with the other problems, in one go.
 	var probs []Problem
+	var md toml.MetaData
+	for {
+		c = Default()
+		var err error
+		md, err = toml.NewDecoder(bytes.NewReader(data)).Decode(&c)
+		if err == nil {
+			break
+		}
+		p := decodeProblem(err, data)
+		var pe toml.ParseError
+		again := slices.ContainsFunc(probs, func(q Problem) bool { return q.Line == p.Line })
+		if errors.As(err, &pe) || p.Line <= 0 || again || len(probs) >= maxTypeProblems {
+			if !again {
+				probs = append(probs, p)
+			}
+			sortProblems(probs)
+			return Config{}, &Error{Path: name, Problems: probs}
+		}
+		probs = append(probs, p)
+		data = blankLine(data, p.Line)
+	}
 	lines := keyLines(data)
 	for _, k := range md.Undecoded() {
 		key := k.String()
@@ -331,6 +351,28 @@ func Parse(data []byte, name string) (Config, error) {
 		return Config{}, &Error{Path: name, Problems: probs}
 	}
 	return c, nil
+}
+
+// maxTypeProblems is how many wrongly typed values Parse reports before it gives up.
+const maxTypeProblems = 50
+
+// blankLine returns data with its line n (from 1) emptied; the other lines keep their numbers.
+func blankLine(data []byte, n int) []byte {
+	ls := bytes.SplitAfter(data, []byte("\n"))
+	if n < 1 || n > len(ls) {
+		return data
+	}
+	out := make([]byte, 0, len(data))
+	for i, l := range ls {
+		if i == n-1 {
+			if bytes.HasSuffix(l, []byte("\n")) {
+				out = append(out, '\n')
+			}
+			continue
+		}
+		out = append(out, l...)
+	}
+	return out
 }
 
 func utf8Valid(b []byte) bool { return strings.ToValidUTF8(string(b), "\uFFFD") == string(b) }

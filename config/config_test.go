@@ -2,6 +2,7 @@ package config
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -115,6 +116,32 @@ func TestBadConfig(t *testing.T) {
 				t.Errorf("Error() = %q, want it to start with the file name", err.Error())
 			}
 		})
+	}
+}
+
+// Every wrongly typed value is reported, with the other problems, not only the first.
+func TestEveryTypeProblemReported(t *testing.T) {
+	src := "language = \"xx\"\n[display]\nfullscreen = \"yes\"\n[game]\nsize = \"19\"\ntime_control = \"1 hour\"\nhandicap = \"two\"\n"
+	_, err := Parse([]byte(src), "k.toml")
+	var ce *Error
+	if !errors.As(err, &ce) {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, p := range ce.Problems {
+		got = append(got, fmt.Sprintf("%d %s: %s", p.Line, p.Key, p.Msg))
+	}
+	want := []string{"language", "display.fullscreen", "game.size", "game.time_control", "game.handicap"}
+	if len(got) != len(want) {
+		t.Fatalf("problems:\n%s", strings.Join(got, "\n"))
+	}
+	for i, k := range want {
+		if !strings.Contains(got[i], " "+k+": ") {
+			t.Errorf("problem %d is %q, want one about %s", i, got[i], k)
+		}
+		if strings.Contains(got[i], "TOML value") {
+			t.Errorf("not in words: %q", got[i])
+		}
 	}
 }
 
