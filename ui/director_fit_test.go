@@ -173,3 +173,39 @@ func TestNoUntranslatedPlaceholder(t *testing.T) {
 		}
 	}
 }
+
+// Opening the on-screen keyboard scrolls the field being typed into view, at 800x480 in every
+// language.
+func TestKeyboardKeepsTheFieldInView(t *testing.T) {
+	newTestApp(t)
+	t.Cleanup(func() { _ = SetLanguage("en") })
+	d := func() fyne.Driver { return fyne.CurrentApp().Driver() }
+	for _, l := range Languages() {
+		if err := SetLanguage(l.Code); err != nil {
+			t.Fatal(err)
+		}
+		a, w := appWindow(t, allDisplays[0], Handlers{})
+		w.SetPadded(false)
+		w.Resize(allDisplays[0])
+		a.Update(playingState(t), Conditions{})
+		a.Show(ScreenDirector)
+		a.Director().Unlock("1")
+		for _, field := range []*widget.Entry{a.director.Periods, a.director.Result} {
+			w.Canvas().Focus(field)
+			toggle := keyboardToggle(t, a.director.KeyboardSlot)
+			// On the display a tap on a button leaves the focus where it was (the test driver's
+			// test.Tap takes it away), so the toggle is pressed as the display does.
+			toggle.OnTapped()
+			if w.Canvas().Focused() != field {
+				t.Fatal("the field lost the focus")
+			}
+			sc := a.director.Scroll
+			top, bottom := d().AbsolutePositionForObject(sc).Y, d().AbsolutePositionForObject(sc).Y+sc.Size().Height
+			y := d().AbsolutePositionForObject(field).Y
+			if y < top-0.5 || y+field.Size().Height > bottom+0.5 {
+				t.Errorf("%s: the field at %.0f..%.0f is outside the view %.0f..%.0f with the keyboard open", l.Code, y, y+field.Size().Height, top, bottom)
+			}
+			toggle.OnTapped()
+		}
+	}
+}
