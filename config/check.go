@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"tengen/clock"
 	"tengen/engine"
 	"tengen/referee"
 )
@@ -31,6 +32,8 @@ func (c Config) check() []Problem {
 	}
 	if !languageRe.MatchString(c.Language) {
 		bad("language", "%q is not a language tag such as \"en\", \"fr\" or \"pt-BR\"", c.Language)
+	} else if !slices.Contains(Languages(), c.Language) {
+		bad("language", "the screens do not speak %q: use one of %s", c.Language, strings.Join(Languages(), ", "))
 	}
 
 	if strings.TrimSpace(c.Camera.Source) == "" {
@@ -90,8 +93,8 @@ func (c Config) check() []Problem {
 	if !slices.Contains(RulesPresets(), c.Game.Rules) {
 		bad("game.rules", "%q is not a rules preset (%s)", c.Game.Rules, strings.Join(RulesPresets(), ", "))
 	}
-	if c.Game.Size < 2 || c.Game.Size > 25 {
-		bad("game.size", "board size %d is out of range (2..25; 9, 13 or 19 on a real table)", c.Game.Size)
+	if c.Game.Size != 9 && c.Game.Size != 13 && c.Game.Size != 19 {
+		bad("game.size", "board size %d is out of range: the kiosk plays on 9, 13 or 19", c.Game.Size)
 	}
 	if k := c.Game.Komi; k != nil {
 		if *k != *k || *k < -150 || *k > 150 || (*k)*2 != float64(int((*k)*2)) {
@@ -101,8 +104,11 @@ func (c Config) check() []Problem {
 	if c.Game.Handicap < 0 || c.Game.Handicap > 9 || c.Game.Handicap == 1 {
 		bad("game.handicap", "%d handicap stones: use 0 (even game) or 2..9", c.Game.Handicap)
 	}
-	if strings.TrimSpace(c.Game.TimeControl) == "" {
+	if tc := strings.TrimSpace(c.Game.TimeControl); tc == "" {
 		bad("game.time_control", "empty: write a time control such as \"60m+5x30s\" or \"none\"")
+	} else if _, err := clock.ParseControlOrPreset(tc); err != nil && tc != "none" {
+		bad("game.time_control", "%q is not a time control: write main time and overtime such as \"60m+5x30s\" (byo-yomi), \"30m+20/5m\" (Canadian), \"3m+15s\" (Fischer), \"45m\", a preset (%s) or \"none\"",
+			tc, strings.Join(clock.PresetNames(), ", "))
 	}
 
 	if c.Director.PINHash != "" {
@@ -127,6 +133,9 @@ func (c Config) check() []Problem {
 
 // RulesPresets are the rules preset names game.rules accepts: the rules engine's presets.
 func RulesPresets() []string { return engine.PresetNames() }
+
+// Languages are the languages the kiosk's screens speak.
+func Languages() []string { return []string{"en", "pl", "bg", "ru", "cs"} }
 
 func validSource(s string) bool {
 	switch s {

@@ -308,18 +308,17 @@ func Locate(getenv func(string) string) string {
 // Parse decodes and checks a configuration file's contents; name is used in error messages.
 // Keys the file leaves out keep their Default() values. Every failure is an *Error.
 func Parse(data []byte, name string) (Config, error) {
-	c := Default()
 	if !utf8Valid(data) {
 		return Config{}, &Error{Path: name, Problems: []Problem{{Msg: "the file is not UTF-8 text"}}}
 	}
 	if p := checkNesting(data); p != nil {
 		return Config{}, &Error{Path: name, Problems: []Problem{*p}}
 	}
-	md, err := toml.NewDecoder(bytes.NewReader(data)).Decode(&c)
-	if err != nil {
-		return Config{}, &Error{Path: name, Problems: decodeProblems(err, data)}
+	c, md, data, probs, ok := decodeAll(data)
+	if !ok {
+		sortProblems(probs)
+		return Config{}, &Error{Path: name, Problems: probs}
 	}
-	var probs []Problem
 	lines := keyLines(data)
 	for _, k := range md.Undecoded() {
 		key := k.String()
@@ -341,38 +340,41 @@ func utf8Valid(b []byte) bool { return strings.ToValidUTF8(string(b), "\uFFFD") 
 var lastKeyRe = regexp.MustCompile(`last key "([^"]*)"`)
 var lineRe = regexp.MustCompile(`line (\d+)`)
 
-// maxTypeProblems bounds how many wrong-type values decodeProblems looks for.
+// maxTypeProblems bounds how many wrong-type values decodeAll looks for.
 const maxTypeProblems = 20
 
-// decodeProblems lists the problems of a file the decoder refused. The decoder stops at the first
-// value of the wrong type; so that the director can fix them all in one go, the line of each such
-// value is blanked and the file decoded again, until it decodes, fails otherwise (a syntax error,
-// or a blanked line that was part of a longer value), or maxTypeProblems are found.
-func decodeProblems(err error, data []byte) []Problem {
-	probs := []Problem{decodeProblem(err, data)}
-	for len(probs) < maxTypeProblems {
-		last := probs[len(probs)-1]
-		var pe toml.ParseError
-		if errors.As(err, &pe) && pe.Message != "" && !strings.Contains(pe.Message, "incompatible types") {
-			break // a syntax error: what follows cannot be read
-		}
-		if last.Line <= 0 || !strings.Contains(last.Msg, "incompatible types") {
-			break
-		}
-		data = blankLine(data, last.Line)
-		c := Default()
-		if _, err = toml.NewDecoder(bytes.NewReader(data)).Decode(&c); err == nil {
-			break
+// decodeAll decodes data over the defaults. The decoder stops at the first value of the wrong
+// type; so that the director can fix them all in one go, the line of each such value is blanked
+// and the file decoded again, and the values found are returned as problems with the
+// configuration decoded without them (and the data it was decoded from), to be checked for the
+// file's other problems. ok is false when the file cannot be read past a problem (a syntax error,
+// or too many wrong types): probs are then all that can be said.
+func decodeAll(data []byte) (c Config, md toml.MetaData, decoded []byte, probs []Problem, ok bool) {
+	for {
+		c = Default()
+		var err error
+		md, err = toml.NewDecoder(bytes.NewReader(data)).Decode(&c)
+		if err == nil {
+			return c, md, data, probs, true
 		}
 		p := decodeProblem(err, data)
-		if !strings.Contains(p.Msg, "incompatible types") {
-			break // blanking made the file unreadable: report only the wrong types found
+		if !isTypeError(err) {
+			if len(probs) == 0 {
+				probs = append(probs, p) // a blanked line that was part of a longer value says nothing
+			}
+			return c, md, data, probs, false
 		}
 		probs = append(probs, p)
+		if p.Line <= 0 || len(probs) >= maxTypeProblems {
+			return c, md, data, probs, false
+		}
+		data = blankLine(data, p.Line)
 	}
-	sortProblems(probs)
-	return probs
 }
+
+// isTypeError tells a value of the wrong type (the decoder goes on after it once its line is
+// blanked) from a syntax error (what follows cannot be read).
+func isTypeError(err error) bool { return strings.Contains(err.Error(), "incompatible types") }
 
 // blankLine returns a copy of data with the 1-based line's text replaced by spaces (its newline
 // kept, so every other line keeps its number).
@@ -417,8 +419,36 @@ func decodeProblem(err error, data []byte) Problem {
 	if i := strings.LastIndex(msg, "): "); i >= 0 {
 		msg = msg[i+3:]
 	}
-	p.Msg = strings.TrimPrefix(msg, "toml: ")
+	p.Msg = typeWords(strings.TrimPrefix(msg, "toml: "))
 	return p
+}
+
+var typeRe = regexp.MustCompile(`TOML value has type (\w+); destination has type (\w+)`)
+
+// typeWords says a TOML type mismatch in people's words: "should be a whole number, not text".
+func typeWords(msg string) string {
+	m := typeRe.FindStringSubmatch(msg)
+	if m == nil {
+		return msg
+	}
+	kind := func(t string) string {
+		switch t {
+		case "string":
+			return "text in quotes"
+		case "integer", "int", "int64", "uint", "uint8", "int8", "int16", "int32", "uint16", "uint32", "uint64":
+			return "a whole number"
+		case "float", "float64", "float32":
+			return "a number"
+		case "bool", "boolean":
+			return "true or false"
+		case "slice", "array":
+			return "a list in [ ]"
+		case "map", "struct", "table":
+			return "a table"
+		}
+		return t
+	}
+	return "should be " + kind(m[2]) + ", not " + kind(m[1])
 }
 
 // suggest names the known key closest to an unknown one ("did you mean pins.black?").

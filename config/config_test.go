@@ -76,7 +76,11 @@ func TestBadConfig(t *testing.T) {
 		{"unknown table", "[camra]\nsource = \"demo\"\n", "camra", 1, "unknown key"},
 		{"dotted unknown key", "pins.whit = \"GPIO6\"\n", "pins.whit", 1, "unknown key"},
 		{"syntax error", "table = 1\n[pins\nblack = 1\n", "", 2, ""},
-		{"wrong type", "[display]\n\nfullscreen = \"yes\"\n", "display.fullscreen", 3, "incompatible types"},
+		{"wrong type", "[display]\n\nfullscreen = \"yes\"\n", "display.fullscreen", 3, "should be true or false, not text in quotes"},
+		{"wrong number type", "[game]\nsize = \"19\"\n", "game.size", 2, "should be a whole number, not text in quotes"},
+		{"unknown language", "language = \"xx\"\n", "language", 1, "use one of en, pl, bg, ru, cs"},
+		{"size 21", "[game]\nsize = 21\n", "game.size", 2, "9, 13 or 19"},
+		{"time control in words", "[game]\ntime_control = \"1 hour\"\n", "game.time_control", 2, "not a time control"},
 		{"bad duration", "[pins]\ndebounce = \"fast\"\n", "pins.debounce", 2, ""},
 		{"bad pin", "[pins]\nblack = \"GPIO40\"\n", "pins.black", 2, "not a GPIO pin name"},
 		{"pin shared", "[pins]\nblack = \"GPIO5\"\nwhite = \"GPIO5\"\n", "pins.white", 3, "already used by pins.black"},
@@ -112,6 +116,32 @@ func TestBadConfig(t *testing.T) {
 				t.Errorf("Error() = %q, want it to start with the file name", err.Error())
 			}
 		})
+	}
+}
+
+// Every wrongly typed value is reported, with the other problems, not only the first.
+func TestEveryTypeProblemReported(t *testing.T) {
+	src := "language = \"xx\"\n[display]\nfullscreen = \"yes\"\n[game]\nsize = \"19\"\ntime_control = \"1 hour\"\nhandicap = \"two\"\n"
+	_, err := Parse([]byte(src), "k.toml")
+	var ce *Error
+	if !errors.As(err, &ce) {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, p := range ce.Problems {
+		got = append(got, fmt.Sprintf("%d %s: %s", p.Line, p.Key, p.Msg))
+	}
+	want := []string{"language", "display.fullscreen", "game.size", "game.time_control", "game.handicap"}
+	if len(got) != len(want) {
+		t.Fatalf("problems:\n%s", strings.Join(got, "\n"))
+	}
+	for i, k := range want {
+		if !strings.Contains(got[i], " "+k+": ") {
+			t.Errorf("problem %d is %q, want one about %s", i, got[i], k)
+		}
+		if strings.Contains(got[i], "TOML value") {
+			t.Errorf("not in words: %q", got[i])
+		}
 	}
 }
 

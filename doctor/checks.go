@@ -98,7 +98,7 @@ func checkCamera(ctx context.Context, cfg config.Config, dur time.Duration, p Pr
 func checkCalibration(cfg config.Config, frame *Frame, p Probes) (Result, *Calibration) {
 	res := Result{Check: "calibration"}
 	path := cfg.Paths.Calibration
-	recal := "put the empty board under the camera and run: kiosk calibrate (or the director screen's Calibrate)"
+	recal := "put the empty board under the camera and run: kiosk calibrate (or, on the kiosk's screen, Menu > Camera and board: Find the board, then Save)"
 	if p.LoadCalibration == nil {
 		res.Status, res.Detail, res.Fix = Fail, "not checked: this build cannot read calibrations", "build kiosk from a complete source tree"
 		return res, nil

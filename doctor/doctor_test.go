@@ -204,7 +204,7 @@ func TestFailures(t *testing.T) {
 		}, "disk", Fail, "/var/lib/tengen/journal", "install-pi"},
 		{"no calibration", func(o *Options, p *Probes, _ *fakeGPIO) {
 			p.LoadCalibration = func(string) (Calibration, error) { return Calibration{}, errors.New("no such file or directory") }
-		}, "calibration", Fail, "no such file", "kiosk calibrate"},
+		}, "calibration", Fail, "no such file", "Menu > Camera and board: Find the board, then Save"}, // screens that exist (ui/app.go, ui/camera.go)
 		{"bad calibration corners", func(o *Options, p *Probes, _ *fakeGPIO) {
 			p.LoadCalibration = func(string) (Calibration, error) {
 				return Calibration{ImageWidth: 1920, ImageHeight: 1080, Size: 19, Confidence: 1,

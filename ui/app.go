@@ -41,6 +41,10 @@ type Handlers struct {
 	// NextGame files the finished game and readies the table for the next (the director's
 	// PIN checked); Setup after the game is over does the same before it sets the new game up.
 	NextGame func(pin string) error
+	// CheckPIN tells whether pin is the director's: nil when it is, referee.ErrBadPIN when not,
+	// referee.ErrNoDirector when no PIN is configured. Nil: no PIN is configured. It opens the
+	// screens that change a game being played (set-up, camera and board).
+	CheckPIN func(pin string) error
 	Camera   CameraHandlers
 	// AgreeVoid: a player agrees to end the game with no result, a whole-board position having
 	// repeated (Japanese rules art. 12).
@@ -74,6 +78,8 @@ type App struct {
 	camera   *CameraScreen
 	director *DirectorScreen
 	rulings  *RulingsScreen
+	gate     *PINGate          // the PIN pad in front of the set-up and the camera during a game
+	opened   Screen            // the screen the gate was opened for (screenNone: none)
 	setupKB  fyne.CanvasObject // the set-up screen with its on-screen keyboard
 	dirKB    fyne.CanvasObject // the director's panel with its on-screen keyboard
 	shown    fyne.CanvasObject
@@ -88,7 +94,7 @@ func NewApp(win fyne.Window, h Handlers) *App {
 	if h.Now == nil {
 		h.Now = time.Now
 	}
-	a := &App{win: win, h: h, lang: "en"}
+	a := &App{win: win, h: h, lang: "en", opened: screenNone}
 	a.build()
 	win.Canvas().SetOnTypedKey(a.TypedKey)
 	a.show()
@@ -149,6 +155,10 @@ func (a *App) build() {
 		initial = a.h.SetupDefaults
 	}
 	a.buildSetup(initial)
+	a.gate = newPINGate(a.h.CheckPIN, func() {
+		a.opened = a.screen
+		a.show()
+	}, func() { a.Show(ScreenMenu) })
 	cam := a.h.Camera
 	back := cam.Back
 	cam.Back = func() {
@@ -159,7 +169,9 @@ func (a *App) build() {
 	}
 	a.camera = NewCameraScreen(cam)
 	focused := func() fyne.Focusable { return a.win.Canvas().Focused() }
-	defer func() { a.dirKB = withKeyboard(a.director.Content(), focused) }()
+	defer func() {
+		a.dirKB = withKeyboard(a.director.Content(), focused, a.director.KeyboardSlot, a.director.Scroll)
+	}()
 	a.director = NewDirectorScreen(DirectorHandlers{
 		Act: func(pin string, act referee.DirectorAction) error {
 			if a.h.Director == nil {
@@ -188,7 +200,7 @@ func (a *App) buildSetup(initial referee.Setup) {
 		a.Show(ScreenGame)
 		return nil
 	}, func() { a.Show(ScreenGame) })
-	a.setupKB = withKeyboard(a.setup.Content(), func() fyne.Focusable { return a.win.Canvas().Focused() })
+	a.setupKB = withKeyboard(a.setup.Content(), func() fyne.Focusable { return a.win.Canvas().Focused() }, a.setup.KeyboardSlot, a.setup.Scroll)
 }
 
 // nextGame files the finished game and shows the set-up of the next one, filled with this game's
@@ -217,6 +229,9 @@ func (a *App) Current() fyne.CanvasObject { return a.shown }
 // Rulings returns the rulings list.
 func (a *App) Rulings() *RulingsScreen { return a.rulings }
 
+// Director returns the director's screen.
+func (a *App) Director() *DirectorScreen { return a.director }
+
 // Table returns the table screen.
 func (a *App) Table() *TableScreen { return a.table }
 
@@ -231,6 +246,13 @@ func (a *App) Show(s Screen) {
 	if a.live != nil {
 		close(a.live)
 		a.live = nil
+	}
+	if s != a.screen {
+		a.lock()
+		if s == ScreenSetup && a.gameOn() {
+			// Set-up shows the running game's settings, not the configuration's.
+			a.buildSetup(a.st.Setup)
+		}
 	}
 	a.screen = s
 	if s == ScreenCamera {
@@ -306,9 +328,9 @@ func (a *App) show() {
 	case ScreenMenu:
 		c = a.menu()
 	case ScreenSetup:
-		c = a.setupKB
+		c = a.gated(a.setupKB)
 	case ScreenCamera:
-		c = a.camera.Content()
+		c = a.gated(a.camera.Content())
 	case ScreenDirector:
 		c = a.dirKB
 	case ScreenLanguage:

@@ -193,9 +193,12 @@ type CameraScreen struct {
 	Side       *widget.Select
 	Size       *widget.Select
 	Message    *widget.Label
-	h          CameraHandlers
-	content    fyne.CanvasObject
-	edited     bool
+	// Find, Save and Back stay in view under the settings (which scroll when they must).
+	Find, Save, Back *widget.Button
+	settings         *fyne.Container
+	h                CameraHandlers
+	content          fyne.CanvasObject
+	edited           bool
 }
 
 // blackSides are the image edges Black can sit at, in the order the selector shows them.
@@ -227,6 +230,7 @@ func NewCameraScreen(h CameraHandlers) *CameraScreen {
 	c.Side = widget.NewSelect(labels, nil)
 	c.Side.SetSelectedIndex(0)
 	c.Size = widget.NewSelect([]string{"9", "13", "19"}, func(string) { c.applySize() })
+	c.Size.PlaceHolder = tr("Choose") // not Fyne's own "(Select one)", which is not translated
 	refresh := widget.NewButton(tr("Find the board"), func() {
 		c.edited = false
 		c.GrabAsync()
@@ -242,12 +246,21 @@ func NewCameraScreen(h CameraHandlers) *CameraScreen {
 	hint := widget.NewLabel(tr("Drag the yellow corners onto the corner intersections."))
 	hint.Wrapping = fyne.TextWrapWord
 	c.Confidence.Wrapping = fyne.TextWrapWord
-	panel := container.NewVBox(title, c.Confidence,
+	c.Find, c.Save, c.Back = refresh, save, back
+	c.settings = container.NewVBox(c.Confidence,
 		widget.NewLabel(tr("Black sits at:")), c.Side,
 		widget.NewLabel(tr("Board size")), c.Size,
-		hint, refresh, save, back, c.Message)
-	c.content = container.New(&previewLayout{}, c.Preview, container.NewVScroll(panel))
+		hint, c.Message)
+	panel := container.NewBorder(title, container.NewVBox(refresh, save, back), nil, nil, container.NewVScroll(c.settings))
+	c.content = container.New(&previewLayout{}, c.Preview, panel)
 	return c
+}
+
+// setText changes a label of the panel and lays the panel out again (a wrapped label's height
+// follows its text).
+func (c *CameraScreen) setText(l *widget.Label, s string) {
+	l.SetText(s)
+	c.settings.Refresh()
 }
 
 // Content is the screen's root object.
@@ -269,9 +282,9 @@ func (c *CameraScreen) SetView(v CameraView) {
 	}
 	c.Preview.SetView(v)
 	if v.HasGrid {
-		c.Confidence.SetText(tr("Confidence: {{.Percent}}%", "Percent", fmt.Sprintf("%.0f", 100*v.Confidence)))
+		c.setText(c.Confidence, tr("Confidence: {{.Percent}}%", "Percent", fmt.Sprintf("%.0f", 100*v.Confidence)))
 	} else {
-		c.Confidence.SetText(tr("No board found: drag the corners by hand."))
+		c.setText(c.Confidence, tr("No board found: drag the corners by hand."))
 	}
 }
 
@@ -309,14 +322,14 @@ func (c *CameraScreen) GrabAsync() {
 	if c.h.Grab == nil {
 		return
 	}
-	c.Message.SetText(tr("Finding the board…"))
+	c.setText(c.Message, tr("Finding the board…"))
 	grab := c.h.Grab
 	go func() {
 		v, err := grab()
 		fyne.Do(func() {
-			c.Message.SetText("")
+			c.setText(c.Message, "")
 			if err != nil {
-				c.Message.SetText(err.Error())
+				c.setText(c.Message, err.Error())
 				return
 			}
 			c.SetView(v)
@@ -331,7 +344,7 @@ func (c *CameraScreen) Grab() {
 	}
 	v, err := c.h.Grab()
 	if err != nil {
-		c.Message.SetText(err.Error())
+		c.setText(c.Message, err.Error())
 		return
 	}
 	c.SetView(v)
@@ -340,7 +353,7 @@ func (c *CameraScreen) Grab() {
 func (c *CameraScreen) save() {
 	v := c.Preview.View()
 	if !v.HasGrid {
-		c.Message.SetText(tr("No board found: drag the corners by hand."))
+		c.setText(c.Message, tr("No board found: drag the corners by hand."))
 		return
 	}
 	side := blackSides[max(c.Side.SelectedIndex(), 0)]
@@ -348,11 +361,11 @@ func (c *CameraScreen) save() {
 		return
 	}
 	if err := c.h.Save(v.Corners, v.Size, side); err != nil {
-		c.Message.SetText(err.Error())
+		c.setText(c.Message, err.Error())
 		return
 	}
 	c.edited = false
-	c.Message.SetText(tr("Saved."))
+	c.setText(c.Message, tr("Saved."))
 }
 
 // previewLayout gives the preview most of the screen and the panel a column on the right.

@@ -75,14 +75,22 @@ func detailText(v SideView) string {
 	}
 	// Overtime periods and stones are part of the clock text ("0:25 (3)", "4:10 / 7"); they are
 	// spelled out only when the text does not carry them.
-	if v.Clock.InOvertime && v.Clock.Periods > 0 && !strings.Contains(v.Clock.Text, strconv.Itoa(v.Clock.Periods)) {
+	// A flagged clock's periods no longer matter.
+	overtime := v.Clock.InOvertime && !v.Clock.Flagged
+	if overtime && v.Clock.Periods > 0 && !strings.Contains(v.Clock.Text, strconv.Itoa(v.Clock.Periods)) {
 		parts = append(parts, tr("Periods left: {{.N}}", "N", v.Clock.Periods))
 	}
-	if v.Clock.InOvertime && v.Clock.Stones > 0 && !strings.Contains(v.Clock.Text, strconv.Itoa(v.Clock.Stones)) {
+	if overtime && v.Clock.Stones > 0 && !strings.Contains(v.Clock.Text, strconv.Itoa(v.Clock.Stones)) {
 		parts = append(parts, tr("Stones to play: {{.N}}", "N", v.Clock.Stones))
 	}
-	parts = append(parts, tr("Prisoners: {{.N}}", "N", v.Prisoners))
-	parts = append(parts, tr("Pass stones: {{.N}}", "N", v.PassStones))
+	// Prisoners and pass stones are shown once there are any (so the line stays short enough to
+	// read at 800x480: 14 px or more in every language).
+	if v.Prisoners > 0 {
+		parts = append(parts, tr("Prisoners: {{.N}}", "N", v.Prisoners))
+	}
+	if v.PassStones > 0 {
+		parts = append(parts, tr("Pass stones: {{.N}}", "N", v.PassStones))
+	}
 	return strings.Join(parts, " · ")
 }
 
@@ -150,7 +158,7 @@ func (r *clockRenderer) Layout(sz fyne.Size) {
 		r.detail.col = colDark
 	}
 	dy := pad + nameH + timeH
-	r.details = r.detail.set(detailText(v), fyne.NewPos(pad, dy), fyne.NewSize(sz.Width-2*pad, sz.Height-dy-pad/2), sz.Height*0.11)
+	r.details = r.detail.set(detailText(v), fyne.NewPos(pad/2, dy), fyne.NewSize(sz.Width-pad, sz.Height-dy-pad/2), sz.Height*0.11)
 }
 
 // sideOf maps an engine colour to the clock's side.

@@ -43,7 +43,10 @@ type DirectorScreen struct {
 	Time    *widget.Entry
 	Periods *widget.Entry
 	Result  *widget.Entry
-	content *fyne.Container
+	// Scroll holds the actions; KeyboardSlot is where the on-screen keyboard's toggle goes.
+	Scroll       *container.Scroll
+	KeyboardSlot *fyne.Container
+	content      *fyne.Container
 }
 
 // pinDelete is the PIN pad's key that deletes the last digit.
@@ -80,9 +83,8 @@ func NewDirectorScreen(h DirectorHandlers) *DirectorScreen {
 	d.Side.Horizontal = true
 	d.Side.SetSelected(tr("Black"))
 	d.Time = widget.NewEntry()
-	d.Time.SetPlaceHolder("12:30")
+	d.Time.SetPlaceHolder("m:ss")
 	d.Periods = widget.NewEntry()
-	d.Periods.SetPlaceHolder("5")
 	d.Result = widget.NewEntry()
 	d.Result.SetPlaceHolder("B+R, W+3.5, 0, Void")
 	act := func(a func() (referee.DirectorAction, error)) func() {
@@ -97,40 +99,40 @@ func NewDirectorScreen(h DirectorHandlers) *DirectorScreen {
 	simple := func(k referee.DirectorKind) func() (referee.DirectorAction, error) {
 		return func() (referee.DirectorAction, error) { return referee.DirectorAction{Kind: k}, nil }
 	}
-	undo := widget.NewButton(tr("Undo the last move"), act(simple(referee.DirectorUndo)))
-	pause := widget.NewButton(tr("Pause"), act(simple(referee.DirectorPause)))
-	resume := widget.NewButton(tr("Resume"), act(simple(referee.DirectorResume)))
-	retract := widget.NewButton(tr("Illegal move: retract and pass"), act(simple(referee.DirectorRetractPass)))
-	correct := widget.NewButton(tr("Correct the last move"), act(func() (referee.DirectorAction, error) {
+	undo := newBigButton(tr("Undo the last move"), false, act(simple(referee.DirectorUndo)))
+	pause := newBigButton(tr("Pause"), false, act(simple(referee.DirectorPause)))
+	resume := newBigButton(tr("Resume"), false, act(simple(referee.DirectorResume)))
+	retract := newBigButton(tr("Illegal move: retract and pass"), false, act(simple(referee.DirectorRetractPass)))
+	correct := newBigButton(tr("Correct the last move"), false, act(func() (referee.DirectorAction, error) {
 		m := strings.TrimSpace(d.Move.Text)
 		if m == "" {
 			return referee.DirectorAction{}, errors.New(tr("Type the move, e.g. D4 or pass"))
 		}
 		return referee.DirectorAction{Kind: referee.DirectorCorrect, Move: m}, nil
 	}))
-	play := widget.NewButton(tr("Play this move (no camera)"), act(func() (referee.DirectorAction, error) {
+	play := newBigButton(tr("Play this move (no camera)"), false, act(func() (referee.DirectorAction, error) {
 		m := strings.TrimSpace(d.Move.Text)
 		if m == "" {
 			return referee.DirectorAction{}, errors.New(tr("Type the move, e.g. D4 or pass"))
 		}
 		return referee.DirectorAction{Kind: referee.DirectorPlay, Move: m}, nil
 	}))
-	adjust := widget.NewButton(tr("Set the clock"), act(d.adjustAction))
-	end := widget.NewButton(tr("Set the result"), act(func() (referee.DirectorAction, error) {
+	adjust := newBigButton(tr("Set the clock"), false, act(d.adjustAction))
+	end := newBigButton(tr("Set the result"), false, act(func() (referee.DirectorAction, error) {
 		r := strings.TrimSpace(d.Result.Text)
 		if r == "" {
 			return referee.DirectorAction{}, errors.New(tr("Type the result, e.g. B+R"))
 		}
 		return referee.DirectorAction{Kind: referee.DirectorEnd, Result: r}, nil
 	}))
-	export := widget.NewButton(tr("Export the SGF"), func() {
+	export := newBigButton(tr("Export the SGF"), false, func() {
 		if d.h.ExportSGF == nil {
 			return
 		}
 		path, err := d.h.ExportSGF(d.pin)
 		d.report(err, tr("Saved: {{.Path}}", "Path", path))
 	})
-	next := widget.NewButton(tr("File this game, set up the next"), func() {
+	next := newBigButton(tr("File this game, set up the next"), false, func() {
 		if d.h.NextGame == nil {
 			return
 		}
@@ -141,16 +143,28 @@ func NewDirectorScreen(h DirectorHandlers) *DirectorScreen {
 		d.report(err, tr("Done."))
 	})
 	lock := widget.NewButton(tr("Lock"), d.back)
+	d.KeyboardSlot = container.NewStack()
+	label := func(s string) fyne.CanvasObject {
+		return widget.NewLabelWithStyle(s, fyne.TextAlignTrailing, fyne.TextStyle{Bold: true})
+	}
+	labelled := func(l string, field fyne.CanvasObject) fyne.CanvasObject {
+		return container.NewBorder(nil, nil, label(l), nil, field)
+	}
+	// The result first (the end of a game), then play, moves, the clock and the rest; every field has
+	// a label (a placeholder shows only an example).
 	grid := container.NewGridWithColumns(2,
-		undo, container.NewBorder(nil, nil, nil, correct, d.Move),
+		labelled(tr("Result"), d.Result), end,
 		pause, resume,
+		labelled(tr("Move"), d.Move), correct,
+		undo, play,
+		labelled(tr("Time"), d.Time), labelled(tr("Periods"), d.Periods),
+		d.Side, adjust,
 		retract, export,
-		container.NewBorder(nil, nil, d.Side, nil, container.NewGridWithColumns(2, d.Time, d.Periods)), adjust,
-		d.Result, end,
-		play, next,
 	)
+	actions := container.NewVBox(grid, next)
 	title := widget.NewLabelWithStyle(tr("Director"), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
-	d.panel = container.NewBorder(title, container.NewVBox(d.Message, lock), nil, nil, container.NewVScroll(grid))
+	d.Scroll = container.NewVScroll(actions)
+	d.panel = container.NewBorder(title, container.NewVBox(d.Message, container.NewGridWithColumns(2, lock, d.KeyboardSlot)), nil, nil, d.Scroll)
 	d.content = container.NewStack(d.pad)
 	return d
 }
@@ -170,12 +184,7 @@ func (d *DirectorScreen) key(k string) {
 			d.pin = d.pin[:len(d.pin)-1]
 		}
 	case "OK":
-		if d.pin == "" {
-			return
-		}
-		d.content.Objects = []fyne.CanvasObject{d.panel}
-		d.Message.SetText(tr("Unlocked. Every action checks the PIN and is recorded."))
-		d.content.Refresh()
+		d.Unlock(d.pin)
 		return
 	default:
 		if len(d.pin) < 12 {
@@ -186,15 +195,32 @@ func (d *DirectorScreen) key(k string) {
 	d.dots.Refresh()
 }
 
-func (d *DirectorScreen) back() {
-	d.pin = ""
-	d.dots.Text = ""
-	d.padMsg.SetText(tr("Director PIN"))
-	d.content.Objects = []fyne.CanvasObject{d.pad}
+// Unlock shows the panel for pin (each action then checks it); an empty PIN does nothing.
+func (d *DirectorScreen) Unlock(pin string) {
+	if pin == "" {
+		return
+	}
+	d.pin = pin
+	d.content.Objects = []fyne.CanvasObject{d.panel}
+	d.Message.SetText(tr("Unlocked. Every action checks the PIN and is recorded."))
 	d.content.Refresh()
+}
+
+func (d *DirectorScreen) back() {
+	d.Lock()
 	if d.h.Back != nil {
 		d.h.Back()
 	}
+}
+
+// Lock forgets the PIN and shows the PIN pad again (the panel is left by any route).
+func (d *DirectorScreen) Lock() {
+	d.pin = ""
+	d.dots.Text = ""
+	d.dots.Refresh()
+	d.padMsg.SetText(tr("Director PIN"))
+	d.content.Objects = []fyne.CanvasObject{d.pad}
+	d.content.Refresh()
 }
 
 // report shows the outcome of an action; a wrong PIN locks the panel again.

@@ -60,7 +60,8 @@ func SetLanguage(code string) error {
 	return nil
 }
 
-// tr translates s through Fyne's bundle; kv are template key/value pairs ("N", 3 fills {{.N}}).
+// tr translates s through Fyne's bundle; kv are template key/value pairs ("N", 3 fills {{.N}});
+// decimal numbers among the values are written in the language's form (3,5 in Polish).
 func tr(s string, kv ...any) string {
 	if len(kv) == 0 {
 		return lang.L(s)
@@ -68,7 +69,14 @@ func tr(s string, kv ...any) string {
 	m := make(map[string]any, len(kv)/2)
 	for i := 0; i+1 < len(kv); i += 2 {
 		if k, ok := kv[i].(string); ok {
-			m[k] = kv[i+1]
+			switch v := kv[i+1].(type) {
+			case string: // decimal numbers in the language's form
+				m[k] = localNumber(v)
+			case float64:
+				m[k] = localFloat(v)
+			default:
+				m[k] = v
+			}
 		}
 	}
 	return lang.L(s, m)

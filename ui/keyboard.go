@@ -141,12 +141,16 @@ func (kb *Keyboard) typeKey(k fyne.KeyName) {
 	}
 }
 
-// withKeyboard puts a keyboard toggle under content; the keyboard opens above the toggle.
-func withKeyboard(content fyne.CanvasObject, focused func() fyne.Focusable) fyne.CanvasObject {
+// withKeyboard puts an on-screen keyboard under content. Its toggle goes into slot (a row of the
+// screen's own buttons) or, when slot is nil, under the keyboard. Opening it scrolls the field being
+// typed into view in scroll (when not nil); the screen's size does not change when it opens or
+// closes.
+func withKeyboard(content fyne.CanvasObject, focused func() fyne.Focusable, slot *fyne.Container, scroll *container.Scroll) fyne.CanvasObject {
 	kb := NewKeyboard(focused)
 	kbc := kb.Content()
 	kbc.Hide()
 	var toggle *widget.Button
+	var outer *fyne.Container
 	toggle = widget.NewButton(tr("Keyboard"), func() {
 		if kbc.Visible() {
 			kbc.Hide()
@@ -154,6 +158,39 @@ func withKeyboard(content fyne.CanvasObject, focused func() fyne.Focusable) fyne
 			kbc.Show()
 		}
 		toggle.Refresh()
+		outer.Refresh()
+		if scroll != nil {
+			scrollToFocused(scroll, focused())
+		}
 	})
-	return container.NewBorder(nil, container.NewVBox(kbc, toggle), nil, nil, content)
+	if slot != nil {
+		slot.Objects = []fyne.CanvasObject{toggle}
+		slot.Refresh()
+		outer = container.NewBorder(nil, kbc, nil, nil, content)
+		return outer
+	}
+	outer = container.NewBorder(nil, container.NewVBox(kbc, toggle), nil, nil, content)
+	return outer
+}
+
+// scrollToFocused scrolls s so that the focused field (when it is in s) is in view.
+func scrollToFocused(s *container.Scroll, f fyne.Focusable) {
+	o, ok := f.(fyne.CanvasObject)
+	if !ok || o == nil || s.Content == nil {
+		return
+	}
+	d := fyne.CurrentApp().Driver()
+	top := d.AbsolutePositionForObject(o).Y - d.AbsolutePositionForObject(s.Content).Y
+	if top < 0 || top > s.Content.Size().Height {
+		return // not in this scroller
+	}
+	view := s.Size().Height
+	off := s.Offset.Y
+	switch {
+	case top < off:
+		off = top
+	case top+o.Size().Height > off+view:
+		off = top + o.Size().Height - view
+	}
+	s.ScrollToOffset(fyne.NewPos(0, off))
 }

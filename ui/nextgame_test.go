@@ -15,6 +15,10 @@ import (
 func tapButton(t *testing.T, a *App, label string) {
 	t.Helper()
 	for _, o := range test.LaidOutObjects(a.Current()) {
+		if bb, ok := o.(*bigButton); ok && bb.Text == label && bb.Visible() {
+			test.Tap(bb)
+			return
+		}
 		if b, ok := o.(*widget.Button); ok && b.Text == label && b.Visible() {
 			test.Tap(b)
 			return
@@ -64,10 +68,10 @@ func TestNextGameFromTheScreens(t *testing.T) {
 		t.Fatal("the next game's set-up is not showing")
 	}
 	s := a.setup
-	if s.Event.Text != "Spring Open" || s.Table.Text != "7" || s.Rules.Selected != "aga" || s.Size.Selected != "9" ||
+	if s.Event.Text != "Spring Open" || s.Table.Text != "7" || s.RulesPreset() != "aga" || s.Size.Selected != "9" ||
 		s.BlackName.Text != "" || s.WhiteName.Text != "" || s.Round.Text != "" {
 		t.Errorf("next set-up: event %q table %q rules %q size %q black %q white %q round %q", s.Event.Text, s.Table.Text,
-			s.Rules.Selected, s.Size.Selected, s.BlackName.Text, s.WhiteName.Text, s.Round.Text)
+			s.RulesPreset(), s.Size.Selected, s.BlackName.Text, s.WhiteName.Text, s.Round.Text)
 	}
 	capture(t, "next-setup-800x480", a.Current(), displays[0])
 	// Refused during a game: in words.

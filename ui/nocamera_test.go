@@ -79,6 +79,10 @@ func TestNoCameraAtTheStart(t *testing.T) {
 func tapDirector(t *testing.T, d *DirectorScreen, label string) {
 	t.Helper()
 	for _, o := range test.LaidOutObjects(d.Content()) {
+		if bb, ok := o.(*bigButton); ok && bb.Text == label && bb.Visible() {
+			test.Tap(bb)
+			return
+		}
 		if b, ok := o.(*widget.Button); ok && b.Text == label && b.Visible() {
 			test.Tap(b)
 			return

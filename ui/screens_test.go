@@ -133,7 +133,7 @@ func TestSetupScreen(t *testing.T) {
 	if s.Komi.Text != "7.5" {
 		t.Errorf("AGA komi %q", s.Komi.Text)
 	}
-	s.Rules.SetSelected("japanese")
+	s.SelectRules("japanese")
 	if s.Komi.Text != "6.5" {
 		t.Errorf("Japanese komi %q", s.Komi.Text)
 	}
@@ -189,6 +189,10 @@ func TestDirectorScreen(t *testing.T) {
 	tapText := func(label string) {
 		t.Helper()
 		for _, o := range test.LaidOutObjects(d.Content()) {
+			if bb, ok := o.(*bigButton); ok && bb.Text == label && bb.Visible() {
+				test.Tap(bb)
+				return
+			}
 			if b, ok := o.(*widget.Button); ok && b.Text == label && b.Visible() {
 				test.Tap(b)
 				return
@@ -495,7 +499,7 @@ func TestSetupDefaultsFromConfiguration(t *testing.T) {
 	a, _ := appWindow(t, fyne.Size{}, Handlers{SetupDefaults: referee.Setup{Rules: "japanese", Size: 13, Komi: &komi, TimeControl: "40m+5x30s", Event: "Cup", Table: "7"}})
 	a.Update(referee.State{Phase: referee.PhaseSetup}, Conditions{})
 	s := a.setup
-	if s.Rules.Selected != "japanese" || s.Size.Selected != "13" || s.Komi.Text != "6.5" || s.TimeControl.Text != "40m+5x30s" || s.Event.Text != "Cup" || s.Table.Text != "7" {
-		t.Errorf("set-up shows %s/%s/%s/%s/%s/%s", s.Rules.Selected, s.Size.Selected, s.Komi.Text, s.TimeControl.Text, s.Event.Text, s.Table.Text)
+	if s.RulesPreset() != "japanese" || s.Size.Selected != "13" || s.Komi.Text != "6.5" || s.TimeControl.Text != "40m+5x30s" || s.Event.Text != "Cup" || s.Table.Text != "7" {
+		t.Errorf("set-up shows %s/%s/%s/%s/%s/%s", s.RulesPreset(), s.Size.Selected, s.Komi.Text, s.TimeControl.Text, s.Event.Text, s.Table.Text)
 	}
 }

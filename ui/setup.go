@@ -22,6 +22,7 @@ type SetupScreen struct {
 	Handicap    *widget.Select
 	Size        *widget.Select
 	TimeControl *widget.SelectEntry
+	ControlText *widget.Label  // the time control in words
 	Policy      *widget.Select // what an illegal move costs (policyLabels)
 	BlackName   *widget.Entry
 	BlackRank   *widget.Entry
@@ -32,8 +33,11 @@ type SetupScreen struct {
 	Table       *widget.Entry
 	Start       *widget.Button
 	Message     *widget.Label
-	content     fyne.CanvasObject
-	onStart     func(referee.Setup) error
+	// Scroll holds the form; KeyboardSlot is where the on-screen keyboard's toggle goes.
+	Scroll       *container.Scroll
+	KeyboardSlot *fyne.Container
+	content      fyne.CanvasObject
+	onStart      func(referee.Setup) error
 }
 
 // policyLabel is how the set-up screen names an illegal-move policy.
@@ -74,7 +78,11 @@ func defaultControl(rules string) string {
 // receives the completed set-up; an error it returns is shown and the form stays.
 func NewSetupScreen(initial referee.Setup, onStart func(referee.Setup) error, onBack func()) *SetupScreen {
 	s := &SetupScreen{onStart: onStart}
-	s.Rules = widget.NewSelect(engine.PresetNames(), nil)
+	var ruleLabels []string
+	for _, n := range engine.PresetNames() {
+		ruleLabels = append(ruleLabels, rulesName(n))
+	}
+	s.Rules = widget.NewSelect(ruleLabels, nil)
 	s.Komi = widget.NewEntry()
 	s.Handicap = widget.NewSelect([]string{"0", "2", "3", "4", "5", "6", "7", "8", "9"}, nil)
 	s.Size = widget.NewSelect([]string{"9", "13", "19"}, nil)
@@ -84,6 +92,9 @@ func NewSetupScreen(initial referee.Setup, onStart func(referee.Setup) error, on
 		labels = append(labels, policyLabel(p))
 	}
 	s.Policy = widget.NewSelect(labels, nil)
+	for _, sel := range []*widget.Select{s.Rules, s.Handicap, s.Size, s.Policy} {
+		sel.PlaceHolder = tr("Choose") // not Fyne's own "(Select one)", which is not translated
+	}
 	s.BlackName, s.BlackRank = widget.NewEntry(), widget.NewEntry()
 	s.WhiteName, s.WhiteRank = widget.NewEntry(), widget.NewEntry()
 	s.Event, s.Round, s.Table = widget.NewEntry(), widget.NewEntry(), widget.NewEntry()
@@ -94,6 +105,7 @@ func NewSetupScreen(initial referee.Setup, onStart func(referee.Setup) error, on
 	s.Message = widget.NewLabel("")
 	s.Message.Wrapping = fyne.TextWrapWord
 	s.Message.Importance = widget.DangerImportance
+	s.Message.Hide()
 
 	rules := initial.Rules
 	if rules == "" {
@@ -103,7 +115,7 @@ func NewSetupScreen(initial referee.Setup, onStart func(referee.Setup) error, on
 	if size == 0 {
 		size = 19
 	}
-	s.Rules.SetSelected(rules)
+	s.SelectRules(rules)
 	s.Size.SetSelected(strconv.Itoa(size))
 	s.Handicap.SetSelected(strconv.Itoa(initial.Handicap))
 	if initial.Handicap == 1 {
@@ -111,13 +123,17 @@ func NewSetupScreen(initial referee.Setup, onStart func(referee.Setup) error, on
 	}
 	s.fillKomi()
 	if initial.Komi != nil {
-		s.Komi.SetText(strconv.FormatFloat(*initial.Komi, 'f', -1, 64))
+		s.Komi.SetText(localFloat(*initial.Komi))
 	}
 	tc := initial.TimeControl
 	if tc == "" {
 		tc = defaultControl(rules)
 	}
+	s.ControlText = widget.NewLabel("")
+	s.ControlText.Wrapping = fyne.TextWrapWord
+	s.TimeControl.OnChanged = func(string) { s.sayControl() }
 	s.TimeControl.SetText(tc)
+	s.sayControl()
 	policy := initial.Policy
 	if policy == "" {
 		policy = referee.DefaultPolicy(rules)
@@ -131,7 +147,8 @@ func NewSetupScreen(initial referee.Setup, onStart func(referee.Setup) error, on
 	s.Round.SetText(initial.Round)
 	s.Table.SetText(initial.Table)
 	// Sensible defaults follow the preset: its komi (even or handicap) and its usual time control.
-	s.Rules.OnChanged = func(r string) {
+	s.Rules.OnChanged = func(string) {
+		r := s.RulesPreset()
 		s.fillKomi()
 		s.TimeControl.SetText(defaultControl(r))
 		s.Policy.SetSelected(policyLabel(referee.DefaultPolicy(r)))
@@ -150,7 +167,7 @@ func NewSetupScreen(initial referee.Setup, onStart func(referee.Setup) error, on
 		widget.NewFormItem(tr("Komi"), s.Komi),
 		widget.NewFormItem(tr("Handicap"), s.Handicap),
 		widget.NewFormItem(tr("Board size"), s.Size),
-		widget.NewFormItem(tr("Time control"), s.TimeControl),
+		widget.NewFormItem(tr("Time control"), container.NewVBox(s.TimeControl, s.ControlText)),
 		widget.NewFormItem(tr("Illegal move"), s.Policy),
 		widget.NewFormItem(tr("Black"), container.NewBorder(nil, nil, nil, sized(s.BlackRank, 90), s.BlackName)),
 		widget.NewFormItem(tr("White"), container.NewBorder(nil, nil, nil, sized(s.WhiteRank, 90), s.WhiteName)),
@@ -158,10 +175,37 @@ func NewSetupScreen(initial referee.Setup, onStart func(referee.Setup) error, on
 		widget.NewFormItem(tr("Round"), container.NewGridWithColumns(3, s.Round, widget.NewLabel(tr("Table")), s.Table)),
 	)
 	title := widget.NewLabelWithStyle(tr("Game set-up"), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
-	buttons := container.NewGridWithColumns(2, back, s.Start)
-	s.content = container.NewBorder(title, container.NewVBox(s.Message, buttons), nil, nil, container.NewVScroll(form))
+	s.KeyboardSlot = container.NewStack()
+	buttons := container.NewGridWithColumns(3, back, s.KeyboardSlot, s.Start)
+	s.Scroll = container.NewVScroll(form)
+	s.content = container.NewBorder(title, container.NewVBox(s.Message, buttons), nil, nil, s.Scroll)
 	return s
 }
+
+// sayControl puts the time control in words under its field (nothing while it cannot be read).
+func (s *SetupScreen) sayControl() {
+	c, err := clock.ParseControlOrPreset(strings.TrimSpace(s.TimeControl.Text))
+	text := ""
+	if err == nil {
+		text = controlText(c)
+	}
+	if s.ControlText.Text != text {
+		s.ControlText.SetText(text)
+	}
+}
+
+// RulesPreset is the engine preset the rules selector names.
+func (s *SetupScreen) RulesPreset() string {
+	for _, n := range engine.PresetNames() {
+		if rulesName(n) == s.Rules.Selected {
+			return n
+		}
+	}
+	return s.Rules.Selected
+}
+
+// SelectRules selects an engine preset by its name.
+func (s *SetupScreen) SelectRules(preset string) { s.Rules.SetSelected(rulesName(preset)) }
 
 // sized gives o a fixed minimum width inside border layouts.
 func sized(o fyne.CanvasObject, w float32) fyne.CanvasObject {
@@ -173,7 +217,7 @@ func (s *SetupScreen) Content() fyne.CanvasObject { return s.content }
 
 // fillKomi puts the preset's komi for the chosen handicap in the komi field.
 func (s *SetupScreen) fillKomi() {
-	r, err := engine.Preset(s.Rules.Selected)
+	r, err := engine.Preset(s.RulesPreset())
 	if err != nil {
 		return
 	}
@@ -181,13 +225,13 @@ func (s *SetupScreen) fillKomi() {
 	if h, _ := strconv.Atoi(s.Handicap.Selected); h >= 2 {
 		k = r.HandicapKomi
 	}
-	s.Komi.SetText(strconv.FormatFloat(k, 'f', -1, 64))
+	s.Komi.SetText(localFloat(k))
 }
 
 // Setup reads the form; errors name the field.
 func (s *SetupScreen) Setup() (referee.Setup, error) {
 	var out referee.Setup
-	out.Rules = s.Rules.Selected
+	out.Rules = s.RulesPreset()
 	if _, err := engine.Preset(out.Rules); err != nil {
 		return out, fmt.Errorf("%s: %w", tr("Rules"), err)
 	}
@@ -221,7 +265,9 @@ func (s *SetupScreen) submit() {
 	}
 	if err != nil {
 		s.Message.SetText(err.Error())
+		s.Message.Show()
 		return
 	}
 	s.Message.SetText("")
+	s.Message.Hide()
 }

@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -92,10 +93,17 @@ func runKiosk(ctx context.Context, args []string, _, stderr io.Writer) error {
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
-		return err
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		return exitError{code: 2} // the flag package has said what is wrong, once
 	}
 	if fs.NArg() > 0 {
 		fs.Usage()
+		return exitError{code: 2}
+	}
+	if o.lang != "" && !slices.Contains(config.Languages(), o.lang) {
+		fmt.Fprintf(stderr, "kiosk run: --lang %q: the screens speak %s\n", o.lang, strings.Join(config.Languages(), ", "))
 		return exitError{code: 2}
 	}
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
@@ -347,6 +355,20 @@ func (k *kiosk) checkPIN() (check func(string) bool, lockedFor func() time.Durat
 	return nil, nil
 }
 
+// pinOK tells whether pin is the director's: referee.ErrNoDirector when no PIN is configured,
+// referee.ErrBadPIN when it is not the right one.
+func (k *kiosk) pinOK(pin string) error {
+	check := k.pinCheck // behind the lockout: every PIN typed anywhere counts
+	switch {
+	case check == nil:
+		return referee.ErrNoDirector
+	case !check(pin):
+		k.log.Warn("a wrong director PIN was typed at a locked screen")
+		return referee.ErrBadPIN
+	}
+	return nil
+}
+
 // demoSetup is the referee set-up of the demo game, from its record.
 func demoSetup(s *demo.Script) referee.Setup {
 	rec := s.Record
@@ -547,13 +569,12 @@ func (k *kiosk) handlers() ui.Handlers {
 			return k.tab.Setup(s, time.Now())
 		},
 		NextGame: func(pin string) error {
-			if check := k.pinCheck; check == nil {
-				return referee.ErrNoDirector
-			} else if !check(pin) {
-				return referee.ErrBadPIN
+			if err := k.pinOK(pin); err != nil {
+				return err
 			}
 			return k.nextGame()
 		},
+		CheckPIN: k.pinOK,
 		Director: func(pin string, a referee.DirectorAction) error {
 			return k.tab.Director(pin, a, time.Now())
 		},

@@ -71,6 +71,12 @@ func main() {
 
 // dispatch runs the subcommand named by args[0] and returns the process exit status.
 func dispatch(args []string, stdout, stderr io.Writer) int {
+	switch {
+	case len(args) > 0 && (args[0] == "--version" || args[0] == "-version"):
+		args[0] = "version"
+	case len(args) > 1 && args[0] == "help": // kiosk help run = kiosk run -h
+		args = []string{args[1], "-h"}
+	}
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
 		usage(stdout)
 		if len(args) == 0 {

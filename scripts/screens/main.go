@@ -56,7 +56,11 @@ func run(shot, lang string, w, h int, quit time.Duration) error {
 	win := a.NewWindow("Tengen")
 	win.SetPadded(false)
 	win.Resize(fyne.NewSize(float32(w), float32(h)))
-	k := ui.NewApp(win, ui.Handlers{NextGame: func(string) error { return nil }})
+	komi := 6.5
+	k := ui.NewApp(win, ui.Handlers{NextGame: func(string) error { return nil },
+		CheckPIN: func(string) error { return nil },
+		SetupDefaults: referee.Setup{Rules: "japanese", Size: 19, Komi: &komi, TimeControl: "egf-a-byoyomi",
+			Event: "Warsaw Open", Table: "12"}})
 	if err := k.SetLanguage(lang); err != nil {
 		return err
 	}
@@ -70,6 +74,18 @@ func run(shot, lang string, w, h int, quit time.Duration) error {
 		k.Show(ui.ScreenRulings)
 	case "zoom":
 		k.Count().Board.OnTapped(engine.Point{X: 15, Y: 3})
+	case "director":
+		k.Show(ui.ScreenDirector)
+		k.Director().Unlock("0000")
+	case "gate", "setup-game":
+		k.Show(ui.ScreenSetup)
+		if shot == "setup-game" {
+			k.Gate().Open("0000")
+		}
+	case "camera":
+		k.Show(ui.ScreenCamera)
+	case "menu":
+		k.Show(ui.ScreenMenu)
 	}
 	go func() {
 		time.Sleep(quit)
@@ -157,6 +173,12 @@ func state(shot string) (referee.State, ui.Conditions, error) {
 		return st, ui.Conditions{}, err
 	case "repetition", "void":
 		return repetitionState(shot == "void")
+	case "setup", "camera":
+		return referee.State{Phase: referee.PhaseSetup}, ui.Conditions{}, nil
+	case "director", "gate", "setup-game", "menu":
+		st, cond, err := rulingState()
+		st.Rulings, st.Banner = nil, referee.Verdict{}
+		return st, cond, err
 	case "nocamera":
 		st, _, err := rulingState()
 		st.Phase, st.MoveNumber, st.Rulings, st.LastMove, st.Banner = referee.PhaseReady, 0, nil, nil, referee.Verdict{}
