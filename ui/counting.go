@@ -206,7 +206,7 @@ type countRow struct {
 func breakdown(v CountView) []countRow {
 	b, w := v.Score.Black, v.Score.White
 	n := func(x int) string { return fmt.Sprint(x) }
-	f := func(x float64) string { return fmt.Sprintf("%g", x) }
+	f := localFloat
 	var counted, not []countRow
 	add := func(label, bv, wv string, yes bool) {
 		if yes {
