@@ -181,37 +181,7 @@ func (g *Game) Seki(dead []Point) ([]Point, error) {
 		view = g.fillDame(cells)
 	}
 	b := g.b
-	region := make([]int32, len(view))
-	var regions []regionInfo
-	for i, c := range view {
-		if c != Empty || region[i] != 0 {
-			continue
-		}
-		id := int32(len(regions) + 1)
-		ri := regionInfo{}
-		region[i] = id
-		stack := []int{i}
-		for len(stack) > 0 {
-			s := stack[len(stack)-1]
-			stack = stack[:len(stack)-1]
-			ri.size++
-			for _, d := range b.dirs {
-				q := s + d
-				switch view[q] {
-				case Empty:
-					if region[q] == 0 {
-						region[q] = id
-						stack = append(stack, q)
-					}
-				case Black:
-					ri.black = true
-				case White:
-					ri.white = true
-				}
-			}
-		}
-		regions = append(regions, ri)
-	}
+	region, regions := b.emptyRegions(view)
 	var out []Point
 	for _, p := range g.markSeki(view, region, regions) {
 		if cells[b.idx(p)] != Empty { // not a dame regarded as filled

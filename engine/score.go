@@ -67,38 +67,7 @@ func (g *Game) Score(dead []Point) (Score, error) {
 	if !g.rules.SekiEyesCount && !g.rules.LiteralDame {
 		view = g.fillDame(cells)
 	}
-	region := make([]int32, len(cells)) // region id + 1 for empty cells
-	var regions []regionInfo
-	stack := make([]int, 0, 64)
-	for i, c := range view {
-		if c != Empty || region[i] != 0 {
-			continue
-		}
-		id := int32(len(regions) + 1)
-		ri := regionInfo{}
-		region[i] = id
-		stack = append(stack[:0], i)
-		for len(stack) > 0 {
-			s := stack[len(stack)-1]
-			stack = stack[:len(stack)-1]
-			ri.size++
-			for _, d := range b.dirs {
-				q := s + d
-				switch view[q] {
-				case Empty:
-					if region[q] == 0 {
-						region[q] = id
-						stack = append(stack, q)
-					}
-				case Black:
-					ri.black = true
-				case White:
-					ri.white = true
-				}
-			}
-		}
-		regions = append(regions, ri)
-	}
+	region, regions := g.b.emptyRegions(view)
 	if !g.rules.SekiEyesCount {
 		for _, p := range g.markSeki(view, region, regions) {
 			if cells[b.idx(p)] != Empty { // not a dame regarded as filled
@@ -184,6 +153,43 @@ type regionInfo struct {
 }
 
 func (r regionInfo) neutral() bool { return r.black && r.white }
+
+// emptyRegions labels the empty points of view by connected region (region[i] is the region's index
+// in regions plus one, 0 for a stone) and tells each region's size and which colours border it.
+func (b *board) emptyRegions(view []Color) (region []int32, regions []regionInfo) {
+	region = make([]int32, len(view))
+	stack := make([]int, 0, 64)
+	for i, c := range view {
+		if c != Empty || region[i] != 0 {
+			continue
+		}
+		id := int32(len(regions) + 1)
+		ri := regionInfo{}
+		region[i] = id
+		stack = append(stack[:0], i)
+		for len(stack) > 0 {
+			s := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			ri.size++
+			for _, d := range b.dirs {
+				q := s + d
+				switch view[q] {
+				case Empty:
+					if region[q] == 0 {
+						region[q] = id
+						stack = append(stack, q)
+					}
+				case Black:
+					ri.black = true
+				case White:
+					ri.white = true
+				}
+			}
+		}
+		regions = append(regions, ri)
+	}
+	return region, regions
+}
 
 // markSeki applies Japanese art. 8: live stones next to a neutral point (dame) are in seki, and the eye
 // points they surround are not territory. Chains that share an eye region form one group, so the whole

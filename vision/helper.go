@@ -458,15 +458,7 @@ func (s *helperVideoSource) emit(e Event) {
 
 // wait sleeps for the current backoff (doubling it up to MaxBackoff), or until ctx ends.
 func (s *helperVideoSource) wait(ctx context.Context) error {
-	t := time.NewTimer(s.backoff)
-	defer t.Stop()
-	s.backoff = min(2*s.backoff, s.opt.MaxBackoff)
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
+	return backOff(ctx, &s.backoff, s.opt.MaxBackoff)
 }
 
 // Close stops the helper.

@@ -223,9 +223,15 @@ func (s *LiveSource) emit(e Event) {
 
 // wait sleeps for the current backoff (doubling it up to MaxBackoff), or until ctx ends.
 func (s *LiveSource) wait(ctx context.Context) error {
-	t := time.NewTimer(s.backoff)
+	return backOff(ctx, &s.backoff, s.opt.MaxBackoff)
+}
+
+// backOff sleeps for *d, or until ctx ends, and doubles *d up to most for the next time: how a
+// source waits before it opens a lost camera again.
+func backOff(ctx context.Context, d *time.Duration, most time.Duration) error {
+	t := time.NewTimer(*d)
 	defer t.Stop()
-	s.backoff = min(2*s.backoff, s.opt.MaxBackoff)
+	*d = min(2**d, most)
 	select {
 	case <-ctx.Done():
 		return ctx.Err()

@@ -280,7 +280,7 @@ func demoSession(cfg *replay.Config, labels bool) (func(), error) {
 	cfg.Tick = 200 * time.Millisecond
 	if labels {
 		cfg.Observe = func(_ context.Context, _ string, at time.Duration, _ uint64) (observe.Sight, error) {
-			return observe.Reading(idealSight(s.SceneAt(at))), nil
+			return observe.Reading(s.SceneAt(at).Ideal()), nil
 		}
 		return nil, nil
 	}
@@ -317,24 +317,4 @@ func orDefault(s, def string) string {
 		return def
 	}
 	return s
-}
-
-// idealSight is what a perfect camera reads from a demo scene: every stone, and a hand over the
-// board hides the board (the referee waits for it to go).
-func idealSight(sc demo.Scene) observe.Observation {
-	o := observe.New(sc.Size)
-	for i, st := range sc.Stones {
-		switch st {
-		case demo.Black:
-			o.Stones[i] = observe.Black
-		case demo.White:
-			o.Stones[i] = observe.White
-		}
-	}
-	if sc.Hand != nil && sc.Hand.Reach > 0.25 {
-		for i := range o.Stones {
-			o.Stones[i] = observe.Obscured
-		}
-	}
-	return o
 }

@@ -65,25 +65,7 @@ func Play(ctx context.Context, journalDir string, speed float64) (referee.State,
 	res, err := replay.Run(ctx, replay.Config{Script: script, Duration: s.Duration(), Tick: 200 * time.Millisecond,
 		Speed: speed, JournalDir: journalDir, NoSync: true,
 		Observe: func(_ context.Context, _ string, at time.Duration, _ uint64) (observe.Sight, error) {
-			return observe.Reading(ideal(s.SceneAt(at))), nil
+			return observe.Reading(s.SceneAt(at).Ideal()), nil
 		}})
 	return res.State, err
-}
-
-func ideal(sc demo.Scene) observe.Observation {
-	o := observe.New(sc.Size)
-	for i, st := range sc.Stones {
-		switch st {
-		case demo.Black:
-			o.Stones[i] = observe.Black
-		case demo.White:
-			o.Stones[i] = observe.White
-		}
-	}
-	if sc.Hand != nil && sc.Hand.Reach > 0.25 {
-		for i := range o.Stones {
-			o.Stones[i] = observe.Obscured
-		}
-	}
-	return o
 }
