@@ -42,6 +42,10 @@ func runCalibrate(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		fs.Usage()
 		return exitError{code: 2}
 	}
+	if err := checkBoardSize(*size); err != nil {
+		fmt.Fprintf(stderr, "kiosk calibrate: %v\n", err)
+		return exitError{code: 2}
+	}
 	var blackSide calib.Side
 	if err := blackSide.UnmarshalText([]byte(*side)); err != nil {
 		return fmt.Errorf("--black-side: %w", err)

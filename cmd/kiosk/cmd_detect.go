@@ -77,6 +77,15 @@ func debugPath(out string, i, n int) string {
 	return fmt.Sprintf("%s-%d%s", strings.TrimSuffix(out, ext), i+1, ext)
 }
 
+// checkBoardSize refuses a --size the kiosk does not play: 0 (find out), 9, 13 or 19.
+func checkBoardSize(n int) error {
+	switch n {
+	case 0, 9, 13, 19:
+		return nil
+	}
+	return fmt.Errorf("--size %d: the kiosk plays on 9, 13 or 19 lines (0 finds out)", n)
+}
+
 // runDetect reads the board in photographs and prints it as text.
 func runDetect(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("detect", flag.ContinueOnError)
@@ -96,8 +105,9 @@ func runDetect(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		fs.Usage()
 		return exitError{code: 2}
 	}
-	if *size != 0 && (*size < calib.MinSize || *size > calib.MaxSize) {
-		return fmt.Errorf("--size %d: must be %d..%d", *size, calib.MinSize, calib.MaxSize)
+	if err := checkBoardSize(*size); err != nil {
+		fmt.Fprintf(stderr, "kiosk detect: %v\n", err)
+		return exitError{code: 2}
 	}
 	opt := vision.DetectOptions{Size: *size}
 	if *calPath != "" {

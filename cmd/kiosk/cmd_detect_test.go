@@ -73,7 +73,8 @@ func TestDetectBadInputs(t *testing.T) {
 		{"others still run", []string{notImage, black}, 1, []string{"== " + notImage, "== " + black, "error: "}, nil},
 		{"corrupt calibration", []string{"--calib", corrupt, black}, 0, nil, []string{"corrupt"}},
 		{"no images", nil, 2, nil, []string{"Usage: kiosk detect"}},
-		{"bad size", []string{"--size", "1", black}, 0, nil, nil},
+		{"bad size", []string{"--size", "1", black}, 2, nil, []string{"--size 1: the kiosk plays on 9, 13 or 19 lines"}},
+		{"a size the kiosk does not play", []string{"--size", "7", black}, 2, nil, []string{"--size 7"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

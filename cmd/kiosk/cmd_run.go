@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"runtime"
 	"runtime/debug"
 	"slices"
 	"strconv"
@@ -185,6 +186,18 @@ func showConfigFault(ctx context.Context, o runOptions, fault *config.Error, log
 	return exitError{code: exitConfig}
 }
 
+// errNoDisplay means there is no display to open the kiosk's window on.
+var errNoDisplay = errors.New("no display to draw on: the kiosk opens an X11 window; run it in a desktop session or set DISPLAY " +
+	"(on a table, tengen-display.service provides :0)")
+
+// haveDisplay checks that a window can be opened before Fyne tries (GLFW panics without one).
+func haveDisplay() error {
+	if runtime.GOOS == "linux" && os.Getenv("DISPLAY") == "" && os.Getenv("WAYLAND_DISPLAY") == "" {
+		return errNoDisplay
+	}
+	return nil
+}
+
 // openWindow starts the Fyne app with the kiosk's theme and a window in language code (English
 // when code is unknown, which it logs); it returns the language in use. Unless systemFonts is set,
 // text is drawn in the theme's fonts only (see ui.ThemeFontsOnly).
@@ -193,6 +206,9 @@ func openWindow(code string, size fyne.Size, fullscreen, systemFonts bool, log *
 		if err := ui.ThemeFontsOnly(); err != nil {
 			log.Warn("fonts", "err", err)
 		}
+	}
+	if err := haveDisplay(); err != nil {
+		return nil, nil, "", err
 	}
 	a := fyneapp.NewWithID("org.tengen.kiosk")
 	a.Settings().SetTheme(ui.NewTheme())
