@@ -138,28 +138,8 @@ func (g *Game) withoutDead(dead []Point) ([]Color, []Point, error) {
 
 // regionTouches reports which colours' stones the empty region of cells through i touches.
 func (g *Game) regionTouches(cells []Color, i int) (black, white bool) {
-	b := g.b
-	seen := map[int]bool{i: true}
-	stack := []int{i}
-	for len(stack) > 0 {
-		s := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		for _, d := range b.dirs {
-			q := s + d
-			switch cells[q] {
-			case Empty:
-				if !seen[q] {
-					seen[q] = true
-					stack = append(stack, q)
-				}
-			case Black:
-				black = true
-			case White:
-				white = true
-			}
-		}
-	}
-	return black, white
+	f := regionFlood{seen: make([]int32, len(cells))}
+	return f.colors(g.b, cells, i, -1)
 }
 
 // Seki returns the stones in seki in the position with the chains at dead taken off (ignored once

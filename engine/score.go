@@ -154,6 +154,44 @@ type regionInfo struct {
 
 func (r regionInfo) neutral() bool { return r.black && r.white }
 
+// regionFlood floods one empty region at a time and says which colours' stones border it; its
+// stamps let it be used again and again without clearing.
+type regionFlood struct {
+	seen  []int32 // len(cells): the stamp of the flood that last visited each point
+	stamp int32
+	stack []int
+}
+
+// colors floods the empty region of cells through start, never entering blocked (-1: no point is
+// blocked), and says whether black and white stones border it.
+func (f *regionFlood) colors(b *board, cells []Color, start, blocked int) (black, white bool) {
+	f.stamp++
+	f.seen[start] = f.stamp
+	if blocked >= 0 {
+		f.seen[blocked] = f.stamp
+	}
+	f.stack = append(f.stack[:0], start)
+	for len(f.stack) > 0 {
+		s := f.stack[len(f.stack)-1]
+		f.stack = f.stack[:len(f.stack)-1]
+		for _, d := range b.dirs {
+			r := s + d
+			switch cells[r] {
+			case Empty:
+				if f.seen[r] != f.stamp {
+					f.seen[r] = f.stamp
+					f.stack = append(f.stack, r)
+				}
+			case Black:
+				black = true
+			case White:
+				white = true
+			}
+		}
+	}
+	return black, white
+}
+
 // emptyRegions labels the empty points of view by connected region (region[i] is the region's index
 // in regions plus one, 0 for a stone) and tells each region's size and which colours border it.
 func (b *board) emptyRegions(view []Color) (region []int32, regions []regionInfo) {
@@ -344,33 +382,8 @@ func (g *Game) fillDame(cells []Color) []Color {
 	}
 	// regionSide says which colours' stones the empty region through q touches, with the point
 	// blocked taken as filled (so that a dame's side is the territory behind it, however wide).
-	rseen := make([]int32, len(work))
-	rstamp := int32(0)
-	var rstack []int
-	regionSide := func(q, blocked int) (black, white bool) {
-		rstamp++
-		rseen[q], rseen[blocked] = rstamp, rstamp
-		rstack = append(rstack[:0], q)
-		for len(rstack) > 0 {
-			s := rstack[len(rstack)-1]
-			rstack = rstack[:len(rstack)-1]
-			for _, d := range b.dirs {
-				r := s + d
-				switch work[r] {
-				case Empty:
-					if rseen[r] != rstamp {
-						rseen[r] = rstamp
-						rstack = append(rstack, r)
-					}
-				case Black:
-					black = true
-				case White:
-					white = true
-				}
-			}
-		}
-		return black, white
-	}
+	flood := regionFlood{seen: make([]int32, len(work))}
+	regionSide := func(q, blocked int) (black, white bool) { return flood.colors(b, work, q, blocked) }
 	// nearOpp says whether an empty neighbour of i (i itself taken as empty) touches c's opponent.
 	nearOpp := func(i int, c Color) bool {
 		for _, d := range b.dirs {

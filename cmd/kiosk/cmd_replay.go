@@ -262,19 +262,7 @@ func demoSession(cfg *replay.Config, labels bool) (func(), error) {
 	}
 	setup := demoSetup(s)
 	setup.Event, setup.Date = orDefault(setup.Event, "Tengen demo"), replay.DefaultStart.Format("2006-01-02")
-	script := &replay.Script{Start: replay.DefaultStart, Interval: 2 * time.Second, Setup: setup}
-	for i, a := range s.Actions() {
-		ra := replay.Action{Line: i + 1, Frame: -1, At: a.At}
-		switch a.Kind {
-		case demo.PressButton:
-			ra.Kind, ra.Button = replay.Press, a.Button
-		case demo.ToggleDead:
-			ra.Kind, ra.Point = replay.Dead, a.Point.GTP(s.Size)
-		default:
-			continue
-		}
-		script.Actions = append(script.Actions, ra)
-	}
+	script := replay.DemoScript(s, setup)
 	cfg.Script = script
 	cfg.Duration = s.Duration()
 	cfg.Tick = 200 * time.Millisecond

@@ -95,9 +95,9 @@ func NewServer(store *Store, o Options) (*Server, error) {
 	m := http.NewServeMux()
 	m.Handle("GET /static/", http.StripPrefix("/static/", http.FileServerFS(static)))
 	m.HandleFunc("GET /{$}", s.overview)
-	m.HandleFunc("GET /card/{n}", s.card)
-	m.HandleFunc("GET /table/{n}", s.table)
-	m.HandleFunc("GET /table/{n}/live", s.tableLive)
+	m.HandleFunc("GET /card/{n}", s.tablePage("card"))
+	m.HandleFunc("GET /table/{n}", s.tablePage("table.html"))
+	m.HandleFunc("GET /table/{n}/live", s.tablePage("live"))
 	m.HandleFunc("GET /table/{n}/sgf", s.sgf)
 	m.HandleFunc("POST /table/{n}/ack", s.ack)
 	m.HandleFunc("POST /table/{n}/result", s.setResult)
@@ -177,34 +177,18 @@ func (s *Server) tableOf(w http.ResponseWriter, r *http.Request) (*Table, bool) 
 	return &t, true
 }
 
-func (s *Server) card(w http.ResponseWriter, r *http.Request) {
-	t, ok := s.tableOf(w, r)
-	if !ok {
-		return
+// tablePage renders one table of the request's path with the named template (its card on the
+// hall page, its own page, or the live part of that page).
+func (s *Server) tablePage(name string) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		t, ok := s.tableOf(w, r)
+		if !ok {
+			return
+		}
+		p := s.page(r)
+		p.Table = t
+		s.render(w, name, p)
 	}
-	p := s.page(r)
-	p.Table = t
-	s.render(w, "card", p)
-}
-
-func (s *Server) table(w http.ResponseWriter, r *http.Request) {
-	t, ok := s.tableOf(w, r)
-	if !ok {
-		return
-	}
-	p := s.page(r)
-	p.Table = t
-	s.render(w, "table.html", p)
-}
-
-func (s *Server) tableLive(w http.ResponseWriter, r *http.Request) {
-	t, ok := s.tableOf(w, r)
-	if !ok {
-		return
-	}
-	p := s.page(r)
-	p.Table = t
-	s.render(w, "live", p)
 }
 
 func (s *Server) sgf(w http.ResponseWriter, r *http.Request) {

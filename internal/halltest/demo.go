@@ -49,19 +49,7 @@ func Play(ctx context.Context, journalDir string, speed float64) (referee.State,
 		White: referee.Player{Name: rec.WhiteName, Rank: rec.WhiteRank},
 		Event: "Tengen demo", Round: "1", Table: "1", Date: replay.DefaultStart.Format("2006-01-02"),
 		Policy: referee.PolicyRetractPass}
-	script := &replay.Script{Start: replay.DefaultStart, Interval: 2 * time.Second, Setup: setup}
-	for i, a := range s.Actions() {
-		ra := replay.Action{Line: i + 1, Frame: -1, At: a.At}
-		switch a.Kind {
-		case demo.PressButton:
-			ra.Kind, ra.Button = replay.Press, a.Button
-		case demo.ToggleDead:
-			ra.Kind, ra.Point = replay.Dead, a.Point.GTP(s.Size)
-		default:
-			continue
-		}
-		script.Actions = append(script.Actions, ra)
-	}
+	script := replay.DemoScript(s, setup)
 	res, err := replay.Run(ctx, replay.Config{Script: script, Duration: s.Duration(), Tick: 200 * time.Millisecond,
 		Speed: speed, JournalDir: journalDir, NoSync: true,
 		Observe: func(_ context.Context, _ string, at time.Duration, _ uint64) (observe.Sight, error) {
