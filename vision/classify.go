@@ -195,12 +195,20 @@ func margin(d, max float64) float32 {
 func markObscured(f []pointFeatures, size int, lv levels, p Params, stones []observe.Stone, conf []float32, sc *scratch) {
 	odd := sc.bools(&sc.odd, len(f))
 	any := false
+	// Some boards have light lines on dark wood: their lines' contrast is negative, and a point
+	// shows its lines when its contrast has the board's sign and a good part of its size.
+	sign := 1.0
+	if lv.line < 0 {
+		sign = -1
+	}
+	faint := 0.3 * math.Abs(lv.line)
 	for i, x := range f {
+		lines := sign * x.InLine
 		// Bright and not board-coloured all around the point, where a stone would leave the board
 		// visible between the stones: a hand or a sleeve, whatever the point itself looks like.
-		covered := x.CellRel > 1.15 && x.CellChroma > 0.6*lv.chroma && x.InLine < 0.3*lv.line && !math.IsInf(x.CellRel, 0)
+		covered := x.CellRel > 1.15 && x.CellChroma > 0.6*lv.chroma && lines < faint && !math.IsInf(x.CellRel, 0)
 		// Or an empty-looking point without grid lines and of an unlike colour or brightness.
-		noLines := stones[i] == observe.Empty && x.InLine < 0.3*lv.line && (x.Chroma > 0.04 || x.Rel < 0.75*lv.empty)
+		noLines := stones[i] == observe.Empty && lines < faint && (x.Chroma > 0.04 || x.Rel < 0.75*lv.empty)
 		if covered || noLines {
 			odd[i] = true
 			any = true

@@ -196,3 +196,48 @@ func TestCreamStoneOnWhiteBoard(t *testing.T) {
 	f, stones := readCanvas(g, c, false)
 	wantOneWhite(t, g, f, stones, 4*g.Size+6)
 }
+
+// TestMarkObscuredLinePolarity checks that a board whose lines are lighter than its wood (their
+// contrast is negative) shows its lines for the hand test, while a patch of the same board with
+// no lines at all (a hand) is still marked obscured. The light-line board was read with 69 of its
+// empty points `?` before (a held-out Roboflow photo).
+func TestMarkObscuredLinePolarity(t *testing.T) {
+	const size = 9
+	p := Params{}.withDefaults()
+	cases := []struct {
+		name       string
+		boardLine  float64 // every empty point's InLine
+		handLine   float64 // the InLine of a 3x3 patch in the middle
+		wantHidden int     // points marked obscured
+	}{
+		{"dark lines, no hand", 0.2, 0.2, 0},
+		{"dark lines, a hand hides them", 0.2, 0, 9},
+		{"light lines, no hand", -0.2, -0.2, 0},
+		{"light lines, a hand hides them", -0.2, 0, 9},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			f := make([]pointFeatures, size*size)
+			for i := range f {
+				f[i] = pointFeatures{Rel: 1, InLine: tc.boardLine, Chroma: 0.05, CellRel: 1, CellChroma: 0.05}
+				if x, y := i%size, i/size; x >= 3 && x < 6 && y >= 3 && y < 6 {
+					f[i].InLine = tc.handLine
+				}
+			}
+			var sc scratch
+			lv := measureLevels(f, p, &sc)
+			stones := make([]observe.Stone, len(f))
+			conf := make([]float32, len(f))
+			markObscured(f, size, lv, p, stones, conf, &sc)
+			hidden := 0
+			for _, s := range stones {
+				if s == observe.Obscured {
+					hidden++
+				}
+			}
+			if hidden != tc.wantHidden {
+				t.Errorf("%d points obscured, want %d (levels: line %.2f)", hidden, tc.wantHidden, lv.line)
+			}
+		})
+	}
+}
