@@ -7,6 +7,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"syscall"
@@ -117,7 +119,8 @@ func TestInstallPiDryRunChangesNothing(t *testing.T) {
 	if after := snapshot(t, root); after != before {
 		t.Errorf("--dry-run changed the root:\nbefore\n%s\nafter\n%s", before, after)
 	}
-	for _, want := range []string{"would    create user tengen", "would    install /usr/local/bin/kiosk",
+	for _, want := range []string{"would    create user tengen (", "would    create user tengen-display (",
+		"would    install /etc/pam.d/tengen-display", "would    install /usr/local/bin/kiosk",
 		"would    install /usr/local/bin/kiosk-camera",
 		"would    install the default /etc/tengen/kiosk.toml", "would    enable tengen-kiosk.service", "would be made (dry run)"} {
 		if !strings.Contains(out, want) {
@@ -161,8 +164,34 @@ func TestInstallPiIdempotent(t *testing.T) {
 			t.Errorf("tengen is not in group %s:\n%s", g, group)
 		}
 	}
-	if !strings.Contains(string(group), "video:x:44:pi,tengen") {
+	if !strings.Contains(string(group), "video:x:44:pi,tengen,tengen-display") {
 		t.Errorf("the existing video group lost a member or its id:\n%s", group)
+	}
+	// The X server's user: no login, its own group, the GPU's groups, and not group tengen (the
+	// kiosk's journal, games and configuration); the kiosk reads its cookie through tengen-display.
+	if !regexp.MustCompile(`(?m)^tengen-display:x:[0-9]+:[0-9]+:[^:]*:/nonexistent:/usr/sbin/nologin$`).Match(passwd) {
+		t.Errorf("no tengen-display user without a home or a login:\n%s", passwd)
+	}
+	members := func(g string) []string {
+		for _, l := range strings.Split(string(group), "\n") {
+			if f := strings.Split(l, ":"); len(f) == 4 && f[0] == g {
+				return strings.Split(f[3], ",")
+			}
+		}
+		t.Errorf("no group %s:\n%s", g, group)
+		return nil
+	}
+	for g, want := range map[string]bool{"video": true, "render": true, "tengen": false, "input": false, "gpio": false} {
+		if got := slices.Contains(members(g), "tengen-display"); got != want {
+			t.Errorf("tengen-display in group %s: %v, want %v", g, got, want)
+		}
+	}
+	if !slices.Contains(members("tengen-display"), "tengen") {
+		t.Errorf("the kiosk's user tengen cannot read the display's cookie: not in group tengen-display:\n%s", group)
+	}
+	pam, err := os.ReadFile(filepath.Join(root, "etc/pam.d/tengen-display"))
+	if want, _ := os.ReadFile("tengen-display.pam"); err != nil || string(pam) != string(want) {
+		t.Errorf("the display's PAM service is not installed as shipped: %v", err)
 	}
 	for _, f := range []string{"usr/local/bin/kiosk", "usr/local/bin/kiosk-camera", "etc/systemd/system/tengen-kiosk.service",
 		"etc/systemd/system/tengen-display.service", "etc/tengen/kiosk.toml"} {
