@@ -43,7 +43,7 @@ type Handlers struct {
 	NextGame func(pin string) error
 	// CheckPIN tells whether pin is the director's: nil when it is, referee.ErrBadPIN when not,
 	// referee.ErrNoDirector when no PIN is configured. Nil: no PIN is configured. It opens the
-	// screens that change a game being played (set-up, camera and board).
+	// screens that change a game being played (set-up, camera and board) and the director's panel.
 	CheckPIN func(pin string) error
 	Camera   CameraHandlers
 	// AgreeVoid: a player agrees to end the game with no result, a whole-board position having
@@ -81,7 +81,7 @@ type App struct {
 	gate     *PINGate          // the PIN pad in front of the set-up and the camera during a game
 	opened   Screen            // the screen the gate was opened for (screenNone: none)
 	setupKB  fyne.CanvasObject // the set-up screen with its on-screen keyboard
-	dirKB    fyne.CanvasObject // the director's panel with its on-screen keyboard
+	dirKB    fyne.CanvasObject // the director's pad or panel (with its on-screen keyboard) beside the board
 	shown    fyne.CanvasObject
 	live     chan struct{} // closed to stop the camera screen's live picture
 }
@@ -168,11 +168,8 @@ func (a *App) build() {
 		a.Show(ScreenMenu)
 	}
 	a.camera = NewCameraScreen(cam)
-	focused := func() fyne.Focusable { return a.win.Canvas().Focused() }
-	defer func() {
-		a.dirKB = withKeyboard(a.director.Content(), focused, a.director.KeyboardSlot, a.director.Scroll)
-	}()
 	a.director = NewDirectorScreen(DirectorHandlers{
+		Check: a.h.CheckPIN,
 		Act: func(pin string, act referee.DirectorAction) error {
 			if a.h.Director == nil {
 				return referee.ErrNoDirector
@@ -183,6 +180,8 @@ func (a *App) build() {
 		NextGame:  a.nextGame,
 		Back:      func() { a.Show(ScreenMenu) },
 	})
+	a.director.SetTable(TableViewOf(a.st, a.cond))
+	a.dirKB = a.director.Content()
 }
 
 // buildSetup makes the set-up screen, filled with initial.
@@ -195,7 +194,7 @@ func (a *App) buildSetup(initial referee.Setup) {
 			if errors.Is(err, referee.ErrPhase) {
 				return fmt.Errorf("%s", tr("A game is being played: the director ends it (Set the result) before the next one is set up."))
 			}
-			return err
+			return spoken(err) // shown as it is: in words, without package prefixes
 		}
 		a.Show(ScreenGame)
 		return nil
@@ -293,7 +292,9 @@ func (a *App) livePicture(stop <-chan struct{}, frame func() (image.Image, error
 func (a *App) Update(st referee.State, cond Conditions) {
 	phaseChanged := st.Phase != a.st.Phase
 	a.st, a.cond = st, cond
-	a.table.SetView(TableViewOf(st, cond))
+	tv := TableViewOf(st, cond)
+	a.table.SetView(tv)
+	a.director.SetTable(tv)
 	a.rulings.SetState(st)
 	if st.Phase == referee.PhaseMarking || st.Phase == referee.PhaseEnded {
 		a.count.SetView(CountViewOf(st))

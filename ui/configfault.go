@@ -42,7 +42,7 @@ func (s *ConfigFaultScreen) Heading() string { return tr("Configuration problem"
 func (s *ConfigFaultScreen) Problems() []string {
 	var out []string
 	if s.err.Err != nil {
-		out = append(out, tr("Cannot read the file: {{.Err}}", "Err", s.err.Err.Error()))
+		out = append(out, tr("Cannot read the file: {{.Err}}", "Err", errorText(s.err.Err)))
 	}
 	for _, p := range s.err.Problems {
 		var loc []string

@@ -98,7 +98,7 @@ func (g *PINGate) key(k string) {
 		case errors.Is(err, referee.ErrNoDirector):
 			g.msg.SetText(noPINText())
 		default:
-			g.msg.SetText(err.Error())
+			g.msg.SetText(errorText(err))
 		}
 	default:
 		if len(g.pin) < 12 {
