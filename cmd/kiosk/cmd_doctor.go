@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"strings"
 	"time"
@@ -17,6 +18,7 @@ import (
 	"tengen/doctor"
 	"tengen/doctor/gpiocdev"
 	"tengen/engine"
+	"tengen/internal/errtext"
 	"tengen/vision"
 )
 
@@ -52,6 +54,9 @@ func runDoctor(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		opts.ConfigPath = *cfgPath + " (not found: using the defaults)"
 	}
 	report := doctor.Run(ctx, opts, doctorProbes(opts.Config))
+	for i, r := range report.Results { // the errors in the details in words (see errorWords)
+		report.Results[i].Detail = errtext.Strip(r.Detail)
+	}
 	if err := report.Print(stdout); err != nil {
 		return err
 	}
@@ -122,8 +127,11 @@ func doctorProbes(cfg config.Config) doctor.Probes {
 // doctorCamera adapts a camera probe to doctor.Camera.
 type doctorCamera struct{ p *vision.Probe }
 
+// openDoctorCamera opens the camera for the doctor. The camera helper's lines (OpenCV's and
+// GStreamer's warnings and pipelines) are not logged: the doctor's output is its checklist, and a
+// camera that fails says why in its check.
 func openDoctorCamera(spec string) (*doctorCamera, error) {
-	p, err := vision.OpenProbe(spec)
+	p, err := vision.OpenProbeLogged(spec, slog.New(slog.DiscardHandler))
 	if err != nil {
 		return nil, err
 	}
