@@ -28,7 +28,7 @@ import (
 func runDoctor(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("doctor", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	cfgPath := fs.String("config", config.Locate(os.Getenv), "the kiosk configuration file")
+	cfgPath := fs.String("config", "", "the kiosk configuration file (default: where kiosk run looks: $TENGEN_CONFIG, $CONFIGURATION_DIRECTORY/kiosk.toml or "+config.DefaultPath+")")
 	camTime := fs.Duration("camera-time", 3*time.Second, "how long to read frames when measuring the camera's frame rate")
 	hashPIN := fs.Bool("hash-pin", false, "read a director PIN (4 to 12 digits) from standard input, print the pin_hash line for the config, and exit")
 	fs.Usage = func() {
@@ -46,12 +46,15 @@ func runDoctor(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return printPINHash(os.Stdin, stdout, stderr)
 	}
 
-	cfg, found, err := config.LoadIfExists(*cfgPath)
-	opts := doctor.Options{Config: cfg, ConfigPath: *cfgPath, ConfigErr: err, CameraTime: *camTime}
+	// The file kiosk run would read, and what run would do without it, in run's words.
+	file := locateConfig(*cfgPath, os.Getenv, fileExists)
+	cfg, found, err := file.load()
+	opts := doctor.Options{Config: cfg, ConfigPath: file.path, ConfigErr: err, CameraTime: *camTime}
 	if err != nil {
 		opts.Config = config.Default()
 	} else if !found {
-		opts.ConfigPath = *cfgPath + " (not found: using the defaults)"
+		opts.Config = config.Default()
+		opts.ConfigMissing, opts.ConfigMissingFix = file.missing(), file.missingFix()
 	}
 	report := doctor.Run(ctx, opts, doctorProbes(opts.Config))
 	for i, r := range report.Results { // the errors in the details in words (see errorWords)

@@ -280,18 +280,10 @@ type kiosk struct {
 
 func newKiosk(o runOptions, log *slog.Logger) (*kiosk, error) {
 	k := &kiosk{opts: o, log: log}
-	path, explicit := o.configPath, o.configPath != ""
-	if !explicit {
-		path = config.Locate(os.Getenv)
-	}
-	var found bool
+	file := locateConfig(o.configPath, os.Getenv, fileExists)
+	found := false
 	var err error
-	if explicit {
-		k.cfg, err = config.Load(path)
-		found = err == nil
-	} else {
-		k.cfg, found, err = config.LoadIfExists(path)
-	}
+	k.cfg, found, err = file.load()
 	if err != nil {
 		return nil, err
 	}
@@ -299,16 +291,20 @@ func newKiosk(o runOptions, log *slog.Logger) (*kiosk, error) {
 	if o.camera != "" {
 		source = o.camera
 	}
-	// An installed table (systemd's ConfigurationDirectory= names where its file belongs) whose
-	// file is missing is not a demo: it starts with the defaults at the set-up screen, and says so.
-	installed := !explicit && os.Getenv("CONFIGURATION_DIRECTORY") != ""
+	// An installed table whose file is missing is not a demo: it starts with the defaults at the
+	// set-up screen, and says so (in kiosk doctor's words: configFile.missing).
+	installed := file.installed
+	switch {
+	case !found && installed:
+		log.Warn(file.missing(), "fix", file.missingFix())
+	case !found:
+		log.Info(file.missing())
+	}
 	if !found && installed {
 		if sd, _, _ := strings.Cut(os.Getenv("STATE_DIRECTORY"), ":"); sd != "" {
 			k.cfg.Paths = config.Paths{JournalDir: filepath.Join(sd, "journal"), GamesDir: filepath.Join(sd, "games"),
 				Calibration: filepath.Join(sd, "calibration.json")}
 		}
-		log.Warn("no configuration file on this installed table: starting with the defaults at the set-up screen, not the demo; "+
-			"copy the shipped kiosk.toml there and set it up (kiosk doctor helps)", "path", path)
 	}
 	// The demo: asked for, configured, or a machine with neither a configuration nor a camera flag
 	// that is not an installed table.
@@ -330,9 +326,6 @@ func newKiosk(o runOptions, log *slog.Logger) (*kiosk, error) {
 		log.Info("playing the built-in demo game", "journal", k.cfg.Paths.JournalDir, "director PIN", demoPIN)
 	} else {
 		k.cfg.Camera.Source = source
-		if !found && !installed {
-			log.Info("no configuration file; using defaults", "path", path)
-		}
 	}
 	k.calPath = k.cfg.Paths.Calibration
 	for _, d := range []struct{ dir, key string }{{k.cfg.Paths.JournalDir, "paths.journal_dir"}, {k.cfg.Paths.GamesDir, "paths.games_dir"}} {
