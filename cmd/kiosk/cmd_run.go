@@ -274,12 +274,13 @@ type kiosk struct {
 	// locked; both nil when no PIN is set. Made once in run.
 	pinCheck     func(string) bool
 	pinLockedFor func() time.Duration
-	tmpDir       string // the demo's journal, removed at exit
+	tmpDir       string      // the demo's journal, removed at exit
+	board        *boardFound // the demo's start: when the camera loop first saw the board
 	calPath      string
 }
 
 func newKiosk(o runOptions, log *slog.Logger) (*kiosk, error) {
-	k := &kiosk{opts: o, log: log}
+	k := &kiosk{opts: o, log: log, board: newBoardFound()}
 	file := locateConfig(o.configPath, os.Getenv, fileExists)
 	found := false
 	var err error
@@ -439,13 +440,16 @@ func (k *kiosk) run(parent context.Context) error {
 			}
 		}
 	}
-	start := time.Now()
-	cam, err := k.openCamera(start)
+	cam, err := k.openCamera()
 	if err != nil {
 		k.log.Error("camera", "err", err)
 	} else {
 		k.cam = cam
 		opts.Camera = cam
+		if k.demo {
+			// The demo's game starts when the camera loop has found the board (boardFound).
+			opts.Camera = watchedCamera{Camera: cam, board: k.board}
+		}
 	}
 	k.st, err = station.Open(opts)
 	if err != nil {
@@ -493,7 +497,7 @@ func (k *kiosk) run(parent context.Context) error {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			k.playDemo(ctx, start)
+			k.playDemo(ctx)
 		}()
 	}
 	wg.Add(2)
@@ -679,9 +683,10 @@ func (k *kiosk) refresh(ctx context.Context, app *ui.App) {
 	}
 }
 
-// playDemo performs the demo's presses and taps at their times.
-func (k *kiosk) playDemo(ctx context.Context, start time.Time) {
-	err := k.script.RunActions(ctx, start, func(a demo.Action) error {
+// playDemo performs the demo's presses and taps at their times, counted from the moment the camera
+// loop first saw the board (boardFound): on a loaded machine, finding it may take seconds.
+func (k *kiosk) playDemo(ctx context.Context) {
+	err := runDemoScript(ctx, k.script, k.board, func(a demo.Action) error {
 		k.log.Info("demo", "at", a.At.Round(100*time.Millisecond), "action", a.Note)
 		switch a.Kind {
 		case demo.PressButton:
@@ -719,17 +724,12 @@ func (k *kiosk) openButtons(ctx context.Context) *gpio.Buttons {
 }
 
 // openSource opens the demo camera or the configured one.
-func (k *kiosk) openSource(start time.Time) (vision.Source, error) {
+func (k *kiosk) openSource() (vision.Source, error) {
 	if k.demo {
-		cam, err := demo.NewCamera(k.script, demo.NewRenderer(1), demoWidth, demoHeight, demoFPS, start)
-		if err != nil {
-			return nil, err
-		}
 		// The demo draws every frame straight into the Mat vision reads: no frame buffer of its own.
-		return vision.NewDrawSource(demoWidth, demoHeight, func(ctx context.Context, pix []byte) (time.Time, error) {
-			at, _, err := cam.NextFrameBGR(ctx, pix)
-			return at, err
-		})
+		// Its game starts when the board is found (demoFrames).
+		frames := &demoFrames{script: k.script, render: demo.NewRenderer(1), board: k.board, w: demoWidth, h: demoHeight, fps: demoFPS}
+		return vision.NewDrawSource(demoWidth, demoHeight, frames.next)
 	}
 	spec := k.cfg.Camera.Spec()
 	k.log.Info("camera", "source", spec)
@@ -746,8 +746,8 @@ func (k *kiosk) openSource(start time.Time) (vision.Source, error) {
 
 // openCamera opens the camera (or the demo's) and its loop: the board's calibration from the
 // file (the Eye finds the board when there is none, or when it moved).
-func (k *kiosk) openCamera(start time.Time) (*vision.CameraLoop, error) {
-	src, err := k.openSource(start)
+func (k *kiosk) openCamera() (*vision.CameraLoop, error) {
+	src, err := k.openSource()
 	if err != nil {
 		return nil, err
 	}
