@@ -166,7 +166,7 @@ func NewDirectorScreen(h DirectorHandlers) *DirectorScreen {
 	}
 	// The result first (the end of a game), then play, moves, the clock and the rest; every field has
 	// a label (a placeholder shows only an example).
-	grid := container.New(&pairsLayout{},
+	grid := container.New(pairsLayout{wide: 1},
 		labelled(tr("Result"), d.Result), end,
 		pause, resume,
 		labelled(tr("Move"), d.Move), correct,
@@ -174,8 +174,9 @@ func NewDirectorScreen(h DirectorHandlers) *DirectorScreen {
 		labelled(tr("Time"), d.Time), labelled(tr("Periods"), d.Periods),
 		d.Side, adjust,
 		retract, export,
+		next,
 	)
-	actions := container.NewVBox(grid, next)
+	actions := grid
 	title := widget.NewLabelWithStyle(tr("Director"), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	d.Scroll = container.NewVScroll(actions)
 	d.panel = container.NewBorder(title, container.NewVBox(d.Message, container.NewGridWithColumns(2, lock, d.KeyboardSlot)), nil, nil, d.Scroll)
@@ -189,9 +190,10 @@ func NewDirectorScreen(h DirectorHandlers) *DirectorScreen {
 }
 
 // pairsLayout lays its objects out in two columns, in pairs, when the width holds two of the
-// widest; in one column (the same order) when it does not, as beside the board at 800x480. Its
-// least height is the one column's, so that a scroller around it reaches every object either way.
-type pairsLayout struct{}
+// widest; in one column (the same order) when it does not, as beside the board at 800x480. The
+// last wide objects take a row each. Its least height is the one column's, so that a scroller
+// around it reaches every object either way (in two columns the rest is left empty below).
+type pairsLayout struct{ wide int }
 
 func (pairsLayout) cell(objs []fyne.CanvasObject) fyne.Size {
 	var c fyne.Size
@@ -216,10 +218,19 @@ func (l pairsLayout) Layout(objs []fyne.CanvasObject, sz fyne.Size) {
 		cols = 2
 	}
 	w := (sz.Width - float32(cols-1)*pad) / float32(cols)
+	paired := max(len(objs)-l.wide, 0)
+	row := 0
 	for i, o := range objs {
-		row, col := i/cols, i%cols
+		col := 0
+		width := sz.Width
+		if i < paired {
+			col, width = i%cols, w
+			row = i / cols
+		} else {
+			row = (paired+cols-1)/cols + i - paired
+		}
 		o.Move(fyne.NewPos(float32(col)*(w+pad), float32(row)*(c.Height+pad)))
-		o.Resize(fyne.NewSize(w, c.Height))
+		o.Resize(fyne.NewSize(width, c.Height))
 	}
 }
 
