@@ -408,19 +408,12 @@ func (a *App) SetLanguage(code string) error {
 // clock, W or Right for White's, P, Space or Down to pass, L for a long pass (stop and count),
 // D for the director button; Escape goes back to the game.
 func (a *App) TypedKey(ev *fyne.KeyEvent) {
-	switch ev.Name {
-	case fyne.KeyB, fyne.KeyLeft:
-		a.press(clock.BlackClock, false)
-	case fyne.KeyW, fyne.KeyRight:
-		a.press(clock.WhiteClock, false)
-	case fyne.KeyP, fyne.KeySpace, fyne.KeyDown:
-		a.press(clock.PassButton, false)
-	case fyne.KeyL:
-		a.press(clock.PassButton, true)
-	case fyne.KeyD:
-		a.press(clock.DirectorButton, false)
-	case fyne.KeyEscape:
+	if ev.Name == fyne.KeyEscape {
 		a.Show(ScreenGame)
+		return
+	}
+	if p, ok := PressForKey(ev.Name, a.h.Now()); ok && a.h.Press != nil {
+		a.h.Press(p)
 	}
 }
 

@@ -118,9 +118,10 @@ func runKiosk(ctx context.Context, args []string, _, stderr io.Writer) error {
 	err = k.run(ctx)
 	if errors.As(err, &fault) {
 		// The journal could not be opened: the same calm screen says what to do, instead of an
-		// exit that systemd would turn into a blank screen restarting every few seconds.
+		// exit that systemd would turn into a blank screen restarting every few seconds; the
+		// players keep the game clock beside it.
 		logFault(log, fault)
-		return showConfigFault(ctx, o, fault, log)
+		return k.showJournalFault(ctx, fault)
 	}
 	return err
 }
@@ -140,9 +141,9 @@ func logFault(log *slog.Logger, fault *config.Error) {
 // games into (key is its configuration key): what failed and what the director can do.
 func stateFault(dir, key string, err error) *config.Error {
 	return &config.Error{Path: dir, Problems: []config.Problem{{Key: key,
-		Msg: fmt.Sprintf("%v. The kiosk cannot keep the game safe here: free space on the disk, make the directory writable "+
+		Msg: fmt.Sprintf("%s. The kiosk cannot keep the game safe here: free space on the disk, make the directory writable "+
 			"by the kiosk's user, stop any other kiosk or tool using it, or move a damaged journal aside (the kiosk never deletes it); "+
-			"then restart the kiosk", err)}}}
+			"then restart the kiosk", errorWords(err))}}}
 }
 
 // startKiosk decides what `kiosk run` shows. A bad flag is an error (nothing is shown); a
@@ -166,6 +167,12 @@ func startKiosk(o runOptions, log *slog.Logger) (k *kiosk, fault *config.Error, 
 // showConfigFault shows the configuration problem screen until the window is closed (or ctx ends),
 // telling systemd the kiosk is up so it does not restart it in a loop, and then reports exitConfig.
 func showConfigFault(ctx context.Context, o runOptions, fault *config.Error, log *slog.Logger) error {
+	return showFault(ctx, o, fault, log, func(fyne.App, fyne.Window) fyne.CanvasObject { return ui.NewConfigFaultScreen(fault) })
+}
+
+// showFault shows the screen content makes in the kiosk's window until it is closed (or ctx ends),
+// telling systemd the kiosk is up so that it does not restart it in a loop, then reports exitConfig.
+func showFault(ctx context.Context, o runOptions, fault *config.Error, log *slog.Logger, content func(fyne.App, fyne.Window) fyne.CanvasObject) error {
 	size, full, err := windowPlan(o, config.Default().Display, false)
 	if err != nil {
 		return err
@@ -178,12 +185,73 @@ func showConfigFault(ctx context.Context, o runOptions, fault *config.Error, log
 	if err != nil {
 		return err
 	}
-	win.SetContent(ui.NewConfigFaultScreen(fault))
+	win.SetContent(content(a, win))
 	if err := sdnotify.Status("configuration problem: " + fault.Title()); err != nil {
 		log.Warn("systemd status", "err", err)
 	}
 	serveWindow(ctx, a, win, o.quitAfter, log)
 	return exitError{code: exitConfig}
+}
+
+// showJournalFault shows the fault of a journal that cannot be opened with the game's clock beside
+// it (the configured time control): the buttons, or the keyboard without them, press it as at the
+// table (faultClock). Nothing is recorded.
+func (k *kiosk) showJournalFault(ctx context.Context, fault *config.Error) error {
+	ctl, err := clock.ParseControlOrPreset(k.cfg.Game.TimeControl)
+	if err != nil {
+		k.log.Warn("the fault screen's clock: no usable time control", "err", err)
+		return showConfigFault(ctx, k.opts, fault, k.log)
+	}
+	clk, err := clock.New(ctl, clock.SystemTime{})
+	if err != nil {
+		return showConfigFault(ctx, k.opts, fault, k.log)
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var presses <-chan clock.Press
+	if !k.demo {
+		if b := k.openButtons(ctx); b != nil {
+			presses = b.Events()
+		}
+	}
+	return showFault(ctx, k.opts, fault, k.log, func(_ fyne.App, win fyne.Window) fyne.CanvasObject {
+		screen := ui.NewFaultClockScreen(fault)
+		screen.SetClock(clk.State())
+		press := func(p clock.Press) {
+			if d, err := clk.Handle(p); err != nil || d.Action == clock.Ignore {
+				k.log.Info("fault screen clock press", "press", p, "decision", d, "err", err)
+			}
+		}
+		win.Canvas().SetOnTypedKey(func(ev *fyne.KeyEvent) {
+			if p, ok := ui.PressForKey(ev.Name, time.Now()); ok {
+				press(p)
+			}
+		})
+		go faultClock(ctx, clk, presses, press, func(st clock.State) { fyne.Do(func() { screen.SetClock(st) }) })
+		return screen.Content()
+	})
+}
+
+// faultClock runs the fault screen's clock until ctx ends: each press from the buttons is handled,
+// and show is given the clock's state at every change and every uiTick while it runs.
+func faultClock(ctx context.Context, clk *clock.Clock, presses <-chan clock.Press, press func(clock.Press), show func(clock.State)) {
+	t := time.NewTicker(uiTick)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case p, ok := <-presses:
+			if !ok {
+				presses = nil
+				continue
+			}
+			press(p)
+		case <-clk.Changed():
+		case <-t.C:
+		}
+		show(clk.State())
+	}
 }
 
 // errNoDisplay means there is no display to open the kiosk's window on.
