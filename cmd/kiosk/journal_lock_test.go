@@ -63,6 +63,16 @@ func TestErrorsWithoutPackagePrefixes(t *testing.T) {
 			t.Errorf("%q carries the package prefix %q", line, p)
 		}
 	}
+	// A damaged game record: the SGF reader's error ("sgf: byte 31: ...") said in words.
+	stdout.Reset()
+	stderr.Reset()
+	truncated := filepath.Join("testdata", "check", "dir", "truncated.sgf")
+	if code := dispatch([]string{"score", truncated}, &stdout, &stderr); code != 1 {
+		t.Errorf("score of a damaged record: exit %d", code)
+	}
+	if got, want := strings.TrimSpace(stderr.String()), "kiosk score: "+truncated+": byte 31: property value opened with '[' is never closed with ']'"; got != want {
+		t.Errorf("stderr %q, want %q", got, want)
+	}
 	cfgErr := fmt.Errorf("demo set-up: %w", &config.Error{Path: "", Err: fmt.Errorf("referee: wrong director PIN: %w", os.ErrNotExist)})
 	if got, want := errorWords(cfgErr), "demo set-up: wrong director PIN: file does not exist"; got != want {
 		t.Errorf("errorWords = %q, want %q", got, want)
