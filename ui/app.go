@@ -45,7 +45,10 @@ type Handlers struct {
 	// referee.ErrNoDirector when no PIN is configured. Nil: no PIN is configured. It opens the
 	// screens that change a game being played (set-up, camera and board) and the director's panel.
 	CheckPIN func(pin string) error
-	Camera   CameraHandlers
+	// PINLockedFor, when set, says how long the PIN is refused after repeated wrong ones (the pads
+	// then say so instead of "Wrong PIN").
+	PINLockedFor func() time.Duration
+	Camera       CameraHandlers
 	// AgreeVoid: a player agrees to end the game with no result, a whole-board position having
 	// repeated (Japanese rules art. 12).
 	AgreeVoid func(engine.Color) error
@@ -155,7 +158,7 @@ func (a *App) build() {
 		initial = a.h.SetupDefaults
 	}
 	a.buildSetup(initial)
-	a.gate = newPINGate(a.h.CheckPIN, func() {
+	a.gate = newPINGate(a.h.CheckPIN, a.h.PINLockedFor, func() {
 		a.opened = a.screen
 		a.show()
 	}, func() { a.Show(ScreenMenu) })
@@ -169,7 +172,8 @@ func (a *App) build() {
 	}
 	a.camera = NewCameraScreen(cam)
 	a.director = NewDirectorScreen(DirectorHandlers{
-		Check: a.h.CheckPIN,
+		Check:     a.h.CheckPIN,
+		LockedFor: a.h.PINLockedFor,
 		Act: func(pin string, act referee.DirectorAction) error {
 			if a.h.Director == nil {
 				return referee.ErrNoDirector

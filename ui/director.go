@@ -24,7 +24,9 @@ type DirectorHandlers struct {
 	// Check tells whether pin is the director's (behind the kiosk's lockout): nil when it is,
 	// referee.ErrBadPIN when not, referee.ErrNoDirector when no PIN is configured. Nil: no PIN is
 	// configured, and the panel does not open.
-	Check     func(pin string) error
+	Check func(pin string) error
+	// LockedFor, when set, says how long the PIN is refused after repeated wrong ones.
+	LockedFor func() time.Duration
 	Act       func(pin string, a referee.DirectorAction) error
 	ExportSGF func(pin string) (string, error) // returns where the record was written
 	// NextGame files the finished game (its record kept, its journal archived) and readies the
@@ -347,7 +349,7 @@ func (d *DirectorScreen) tryPIN() {
 	d.dots.Refresh()
 	switch {
 	case errors.Is(err, referee.ErrBadPIN):
-		d.padMsg.SetText(tr("Wrong PIN"))
+		d.padMsg.SetText(wrongPINText(d.h.LockedFor))
 	case errors.Is(err, referee.ErrNoDirector):
 		d.padMsg.SetText(noDirectorText())
 	default:

@@ -225,7 +225,7 @@ func TestGateFitsEveryLanguage(t *testing.T) {
 		}
 		for _, sz := range allDisplays {
 			for _, check := range []func(string) error{checkPIN, nil} {
-				g := newPINGate(check, nil, nil)
+				g := newPINGate(check, nil, nil, nil)
 				w := test.NewWindow(g.Content())
 				w.SetPadded(false)
 				w.Resize(sz)
@@ -266,7 +266,8 @@ func TestDirectorPadChecksThePINFirst(t *testing.T) {
 		{"wrong", checkPIN, []string{"1111"}, false, "Wrong PIN"},
 		{"wrong then right", checkPIN, []string{"1111", "2468"}, true, ""},
 		{"no PIN configured", nil, []string{"2468"}, false, noDirectorText()},
-		{"locked out", guarded, []string{"1", "2", "3", "4", "5", "2468"}, false, "Wrong PIN"},
+		{"locked out", guarded, []string{"1", "2", "3", "4", "5", "2468"}, false,
+			"The director PIN is locked after repeated wrong PINs: try again in 1 min. Nothing was changed."},
 		{"after the lock", guarded, []string{"2468"}, true, ""},
 	}
 	for _, c := range cases {
@@ -274,7 +275,8 @@ func TestDirectorPadChecksThePINFirst(t *testing.T) {
 			now = now.Add(config.PINLockout + time.Second)
 		}
 		var acts int
-		a, _ := appWindow(t, displays[0], Handlers{CheckPIN: c.check, Director: func(string, referee.DirectorAction) error { acts++; return nil }})
+		a, _ := appWindow(t, displays[0], Handlers{CheckPIN: c.check, PINLockedFor: guard.LockedFor,
+			Director: func(string, referee.DirectorAction) error { acts++; return nil }})
 		a.Update(playingState(t), Conditions{})
 		a.Show(ScreenDirector)
 		for _, p := range c.pins {

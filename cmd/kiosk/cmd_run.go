@@ -655,7 +655,8 @@ func (k *kiosk) handlers() ui.Handlers {
 			}
 			return k.nextGame()
 		},
-		CheckPIN: k.pinOK,
+		CheckPIN:     k.pinOK,
+		PINLockedFor: k.pinLockedFor,
 		Director: func(pin string, a referee.DirectorAction) error {
 			return k.tab.Director(pin, a, time.Now())
 		},
