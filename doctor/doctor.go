@@ -118,6 +118,9 @@ type Options struct {
 	// ConfigPath is the file it came from; ConfigErr is why it could not be used, if so.
 	ConfigPath string
 	ConfigErr  error
+	// ConfigMissing, when set, says that there is no configuration file and what the kiosk does
+	// without it (the defaults are checked); ConfigMissingFix says what to do. A warning.
+	ConfigMissing, ConfigMissingFix string
 	// CameraTime is how long to read frames to measure the frame rate (default 3 s).
 	CameraTime time.Duration
 	// MinFreeBytes is the free space the journal needs (default 200 MiB); under 5x that warns.
@@ -178,6 +181,9 @@ func checkHall(ctx context.Context, cfg config.Config, p Probes) Result {
 
 func checkConfig(opts Options) Result {
 	res := Result{Check: "config", Status: OK, Detail: opts.ConfigPath}
+	if opts.ConfigMissing != "" && opts.ConfigErr == nil {
+		res.Status, res.Detail, res.Fix = Warn, opts.ConfigMissing, opts.ConfigMissingFix
+	}
 	if opts.ConfigErr != nil {
 		res.Status = Fail
 		res.Detail = opts.ConfigErr.Error()

@@ -43,9 +43,12 @@ type Handlers struct {
 	NextGame func(pin string) error
 	// CheckPIN tells whether pin is the director's: nil when it is, referee.ErrBadPIN when not,
 	// referee.ErrNoDirector when no PIN is configured. Nil: no PIN is configured. It opens the
-	// screens that change a game being played (set-up, camera and board).
+	// screens that change a game being played (set-up, camera and board) and the director's panel.
 	CheckPIN func(pin string) error
-	Camera   CameraHandlers
+	// PINLockedFor, when set, says how long the PIN is refused after repeated wrong ones (the pads
+	// then say so instead of "Wrong PIN").
+	PINLockedFor func() time.Duration
+	Camera       CameraHandlers
 	// AgreeVoid: a player agrees to end the game with no result, a whole-board position having
 	// repeated (Japanese rules art. 12).
 	AgreeVoid func(engine.Color) error
@@ -81,7 +84,7 @@ type App struct {
 	gate     *PINGate          // the PIN pad in front of the set-up and the camera during a game
 	opened   Screen            // the screen the gate was opened for (screenNone: none)
 	setupKB  fyne.CanvasObject // the set-up screen with its on-screen keyboard
-	dirKB    fyne.CanvasObject // the director's panel with its on-screen keyboard
+	dirKB    fyne.CanvasObject // the director's pad or panel (with its on-screen keyboard) beside the board
 	shown    fyne.CanvasObject
 	live     chan struct{} // closed to stop the camera screen's live picture
 }
@@ -155,7 +158,7 @@ func (a *App) build() {
 		initial = a.h.SetupDefaults
 	}
 	a.buildSetup(initial)
-	a.gate = newPINGate(a.h.CheckPIN, func() {
+	a.gate = newPINGate(a.h.CheckPIN, a.h.PINLockedFor, func() {
 		a.opened = a.screen
 		a.show()
 	}, func() { a.Show(ScreenMenu) })
@@ -168,11 +171,9 @@ func (a *App) build() {
 		a.Show(ScreenMenu)
 	}
 	a.camera = NewCameraScreen(cam)
-	focused := func() fyne.Focusable { return a.win.Canvas().Focused() }
-	defer func() {
-		a.dirKB = withKeyboard(a.director.Content(), focused, a.director.KeyboardSlot, a.director.Scroll)
-	}()
 	a.director = NewDirectorScreen(DirectorHandlers{
+		Check:     a.h.CheckPIN,
+		LockedFor: a.h.PINLockedFor,
 		Act: func(pin string, act referee.DirectorAction) error {
 			if a.h.Director == nil {
 				return referee.ErrNoDirector
@@ -183,6 +184,8 @@ func (a *App) build() {
 		NextGame:  a.nextGame,
 		Back:      func() { a.Show(ScreenMenu) },
 	})
+	a.director.SetTable(TableViewOf(a.st, a.cond))
+	a.dirKB = a.director.Content()
 }
 
 // buildSetup makes the set-up screen, filled with initial.
@@ -195,7 +198,7 @@ func (a *App) buildSetup(initial referee.Setup) {
 			if errors.Is(err, referee.ErrPhase) {
 				return fmt.Errorf("%s", tr("A game is being played: the director ends it (Set the result) before the next one is set up."))
 			}
-			return err
+			return spoken(err) // shown as it is: in words, without package prefixes
 		}
 		a.Show(ScreenGame)
 		return nil
@@ -293,7 +296,9 @@ func (a *App) livePicture(stop <-chan struct{}, frame func() (image.Image, error
 func (a *App) Update(st referee.State, cond Conditions) {
 	phaseChanged := st.Phase != a.st.Phase
 	a.st, a.cond = st, cond
-	a.table.SetView(TableViewOf(st, cond))
+	tv := TableViewOf(st, cond)
+	a.table.SetView(tv)
+	a.director.SetTable(tv)
 	a.rulings.SetState(st)
 	if st.Phase == referee.PhaseMarking || st.Phase == referee.PhaseEnded {
 		a.count.SetView(CountViewOf(st))
@@ -407,19 +412,12 @@ func (a *App) SetLanguage(code string) error {
 // clock, W or Right for White's, P, Space or Down to pass, L for a long pass (stop and count),
 // D for the director button; Escape goes back to the game.
 func (a *App) TypedKey(ev *fyne.KeyEvent) {
-	switch ev.Name {
-	case fyne.KeyB, fyne.KeyLeft:
-		a.press(clock.BlackClock, false)
-	case fyne.KeyW, fyne.KeyRight:
-		a.press(clock.WhiteClock, false)
-	case fyne.KeyP, fyne.KeySpace, fyne.KeyDown:
-		a.press(clock.PassButton, false)
-	case fyne.KeyL:
-		a.press(clock.PassButton, true)
-	case fyne.KeyD:
-		a.press(clock.DirectorButton, false)
-	case fyne.KeyEscape:
+	if ev.Name == fyne.KeyEscape {
 		a.Show(ScreenGame)
+		return
+	}
+	if p, ok := PressForKey(ev.Name, a.h.Now()); ok && a.h.Press != nil {
+		a.h.Press(p)
 	}
 }
 

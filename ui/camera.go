@@ -329,7 +329,7 @@ func (c *CameraScreen) GrabAsync() {
 		fyne.Do(func() {
 			c.setText(c.Message, "")
 			if err != nil {
-				c.setText(c.Message, err.Error())
+				c.setText(c.Message, errorText(err))
 				return
 			}
 			c.SetView(v)
@@ -344,7 +344,7 @@ func (c *CameraScreen) Grab() {
 	}
 	v, err := c.h.Grab()
 	if err != nil {
-		c.setText(c.Message, err.Error())
+		c.setText(c.Message, errorText(err))
 		return
 	}
 	c.SetView(v)
@@ -361,7 +361,7 @@ func (c *CameraScreen) save() {
 		return
 	}
 	if err := c.h.Save(v.Corners, v.Size, side); err != nil {
-		c.setText(c.Message, err.Error())
+		c.setText(c.Message, errorText(err))
 		return
 	}
 	c.edited = false

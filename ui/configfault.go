@@ -20,8 +20,9 @@ const maxFaultProblems = 8
 // it can be touched: the kiosk waits for the file to be fixed and the kiosk restarted.
 type ConfigFaultScreen struct {
 	widget.BaseWidget
-	err  *config.Error
-	path string
+	err    *config.Error
+	path   string
+	clocks bool // the game clock runs beside it (FaultClockScreen)
 }
 
 // NewConfigFaultScreen returns the screen for err. Its fixed texts are translated (lang.L) in the
@@ -42,7 +43,7 @@ func (s *ConfigFaultScreen) Heading() string { return tr("Configuration problem"
 func (s *ConfigFaultScreen) Problems() []string {
 	var out []string
 	if s.err.Err != nil {
-		out = append(out, tr("Cannot read the file: {{.Err}}", "Err", s.err.Err.Error()))
+		out = append(out, tr("Cannot read the file: {{.Err}}", "Err", errorText(s.err.Err)))
 	}
 	for _, p := range s.err.Problems {
 		var loc []string
@@ -67,8 +68,12 @@ func (s *ConfigFaultScreen) Problems() []string {
 
 // Advice says what to do, naming the file.
 func (s *ConfigFaultScreen) Advice() string {
-	return tr("The referee is not running until the configuration is fixed.") + "\n" +
+	advice := tr("The referee is not running until the configuration is fixed.") + "\n" +
 		tr("Fix {{.Path}} and restart the kiosk, or run “kiosk doctor” for help.", "Path", s.path)
+	if s.clocks {
+		advice = tr("The clocks run: press your clock as usual. Nothing is recorded until this is fixed.") + "\n" + advice
+	}
+	return advice
 }
 
 // CreateRenderer builds the panel.

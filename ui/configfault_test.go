@@ -6,11 +6,13 @@ import (
 	"image"
 	"strings"
 	"testing"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/test"
 
+	"tengen/clock"
 	"tengen/config"
 )
 
@@ -140,5 +142,67 @@ func TestConfigFaultScreenTranslated(t *testing.T) {
 	}
 	if err := SetLanguage("en"); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// The journal fault screen with the game clock fits every display in every language (the fault's
+// texts inside it, the clocks beside it, nothing overlapping), says the clocks run, and lights the
+// side to move once the clock is started.
+func TestFaultClockScreen(t *testing.T) {
+	newTestApp(t)
+	t.Cleanup(func() { _ = SetLanguage("en") })
+	ctl, err := clock.ParseControlOrPreset("10m+3x30s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	clk, err := clock.New(ctl, clock.SystemTime{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := clk.Handle(clock.NewPress(clock.WhiteClock, time.Now())); err != nil {
+		t.Fatal(err)
+	}
+	fault := &config.Error{Path: "/var/lib/tengen/journal", Problems: []config.Problem{{Key: "paths.journal_dir",
+		Msg: "journal: not a Tengen journal. The kiosk cannot keep the game safe here: move a damaged journal aside; then restart the kiosk"}}}
+	d := fyne.CurrentApp().Driver()
+	for _, l := range Languages() {
+		if err := SetLanguage(l.Code); err != nil {
+			t.Fatal(err)
+		}
+		for _, sz := range allDisplays {
+			s := NewFaultClockScreen(fault)
+			s.SetClock(clk.State())
+			w := test.NewWindow(s.Content())
+			w.SetPadded(false)
+			w.Resize(sz)
+			name := fmt.Sprintf("%s %vx%v", l.Code, sz.Width, sz.Height)
+			var shown []rect
+			for _, o := range []fyne.CanvasObject{s.Fault, s.White, s.Black} {
+				r := rect{d.AbsolutePositionForObject(o).Subtract(d.AbsolutePositionForObject(s.Content())), o.Size()}
+				if r.pos.X < -0.5 || r.pos.Y < -0.5 || r.pos.X+r.size.Width > sz.Width+0.5 || r.pos.Y+r.size.Height > sz.Height+0.5 {
+					t.Errorf("%s: %T at %v %v is off the screen", name, o, r.pos, r.size)
+				}
+				for _, o2 := range shown {
+					if r.overlaps(o2) {
+						t.Errorf("%s: %T at %v %v overlaps", name, o, r.pos, r.size)
+					}
+				}
+				shown = append(shown, r)
+				checkTextsFit(t, name, o)
+			}
+			if m := s.White.MinSize(); s.White.Size().Height < m.Height || s.White.Size().Width < m.Width {
+				t.Errorf("%s: a clock is %v", name, s.White.Size())
+			}
+			if !strings.Contains(s.Fault.Advice(), tr("The clocks run: press your clock as usual. Nothing is recorded until this is fixed.")) {
+				t.Errorf("%s: the advice does not say the clocks run: %q", name, s.Fault.Advice())
+			}
+			if !s.Black.View().ToMove || s.White.View().ToMove || s.Black.View().Clock.Text == "" {
+				t.Errorf("%s: Black to move not lit: black %+v white %+v", name, s.Black.View(), s.White.View())
+			}
+			w.Close()
+			if t.Failed() {
+				return
+			}
+		}
 	}
 }

@@ -66,6 +66,7 @@ func TestDirectorAndSetupFitEveryLanguage(t *testing.T) {
 			fitCheck(t, "set-up in a game "+name, a.Current(), sz, a.setup.Start)
 			a.Show(ScreenDirector)
 			fitCheck(t, "PIN pad "+name, a.Current(), sz)
+			glanceCheck(t, "PIN pad "+name, a.director, sz, false)
 			a.Director().Unlock("2468")
 			for _, kb := range []bool{false, true} {
 				n := fmt.Sprintf("%s keyboard=%v", name, kb)
@@ -74,7 +75,11 @@ func TestDirectorAndSetupFitEveryLanguage(t *testing.T) {
 					w.Canvas().Focus(a.director.Result)
 					test.Tap(toggle)
 				}
-				fitCheck(t, "director "+n, a.Current(), sz, a.director.Result, toggle)
+				for range 3 { // a wrapped label's height follows its width at the next layout (as every frame does on a display)
+					a.director.panel.Refresh()
+				}
+				fitCheck(t, "director "+n, a.Current(), sz, a.director.Result, a.director.End, a.director.LockButton, toggle)
+				glanceCheck(t, "director "+n, a.director, sz, kb)
 				if kb {
 					test.Tap(toggle)
 				}
@@ -86,6 +91,47 @@ func TestDirectorAndSetupFitEveryLanguage(t *testing.T) {
 			if t.Failed() {
 				return
 			}
+		}
+	}
+}
+
+// glanceCheck checks that the director's screen leaves the game in view beside the pad or the
+// panel: the board (at least 70% of the height above the keyboard) and both clocks (at least their
+// least size) lie inside the window, clear of each other and of the pad or the panel. With the
+// on-screen keyboard open on a screen as low as 800x480 the panel takes the width instead.
+func glanceCheck(t *testing.T, name string, d *DirectorScreen, sz fyne.Size, keyboard bool) {
+	t.Helper()
+	if keyboard && sz.Height <= 480 {
+		if d.Board.Visible() || d.White.Visible() || d.Black.Visible() {
+			t.Errorf("%s: the board or a clock is squeezed beside the panel above the keyboard", name)
+		}
+		return
+	}
+	dr := fyne.CurrentApp().Driver()
+	root := dr.AbsolutePositionForObject(d.Content())
+	var shown []rect
+	for _, o := range []fyne.CanvasObject{d.Board, d.White, d.Black, d.right} {
+		r := rect{dr.AbsolutePositionForObject(o).Subtract(root), o.Size()}
+		if !o.Visible() {
+			t.Errorf("%s: %T is hidden", name, o)
+			continue
+		}
+		if r.pos.X < -0.5 || r.pos.Y < -0.5 || r.pos.X+r.size.Width > sz.Width+0.5 || r.pos.Y+r.size.Height > sz.Height+0.5 {
+			t.Errorf("%s: %T at %v %v is off the %vx%v window", name, o, r.pos, r.size, sz.Width, sz.Height)
+		}
+		for _, s := range shown {
+			if r.overlaps(s) {
+				t.Errorf("%s: %T at %v %v overlaps another part at %v %v", name, o, r.pos, r.size, s.pos, s.size)
+			}
+		}
+		shown = append(shown, r)
+	}
+	if s, h := d.Board.Size(), d.right.Size().Height; s.Height < 0.7*h || s.Width < 0.7*h {
+		t.Errorf("%s: the board is %v beside a panel %v high", name, s, h)
+	}
+	for _, c := range []*ClockFace{d.White, d.Black} {
+		if s, m := c.Size(), c.MinSize(); s.Width < m.Width || s.Height < m.Height {
+			t.Errorf("%s: a clock is %v, under its least size %v", name, s, m)
 		}
 	}
 }

@@ -2,7 +2,9 @@ package ui
 
 import (
 	"errors"
+	"strconv"
 	"strings"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
@@ -16,18 +18,19 @@ import (
 // PINGate is the PIN pad in front of the screens that change a game being played (set-up, camera
 // and board): the director's PIN opens the screen until it is left by any route.
 type PINGate struct {
-	check   func(pin string) error // nil: no director PIN is configured
-	opened  func()                 // told when the right PIN was typed
-	pin     string
-	dots    *canvas.Text
-	msg     *widget.Label
-	content fyne.CanvasObject
+	check     func(pin string) error // nil: no director PIN is configured
+	lockedFor func() time.Duration   // nil: no lockout is known
+	opened    func()                 // told when the right PIN was typed
+	pin       string
+	dots      *canvas.Text
+	msg       *widget.Label
+	content   fyne.CanvasObject
 }
 
 // newPINGate builds the pad. check tells whether a PIN is the director's (referee.ErrBadPIN when
 // not, referee.ErrNoDirector when no PIN is configured); back leaves without opening.
-func newPINGate(check func(pin string) error, opened, back func()) *PINGate {
-	g := &PINGate{check: check, opened: opened}
+func newPINGate(check func(pin string) error, lockedFor func() time.Duration, opened, back func()) *PINGate {
+	g := &PINGate{check: check, lockedFor: lockedFor, opened: opened}
 	g.dots = canvas.NewText("", colText)
 	g.dots.TextSize = 32
 	g.dots.Alignment = fyne.TextAlignCenter
@@ -94,11 +97,11 @@ func (g *PINGate) key(k string) {
 			}
 			return
 		case errors.Is(err, referee.ErrBadPIN):
-			g.msg.SetText(tr("Wrong PIN"))
+			g.msg.SetText(wrongPINText(g.lockedFor))
 		case errors.Is(err, referee.ErrNoDirector):
 			g.msg.SetText(noPINText())
 		default:
-			g.msg.SetText(err.Error())
+			g.msg.SetText(errorText(err))
 		}
 	default:
 		if len(g.pin) < 12 {
@@ -107,6 +110,18 @@ func (g *PINGate) key(k string) {
 	}
 	g.dots.Text = strings.Repeat("•", len(g.pin))
 	g.dots.Refresh()
+}
+
+// wrongPINText says that a PIN typed on a pad was refused: wrong, or refused unchecked while the
+// PIN is locked after repeated wrong ones (lockedFor, when set, says how long).
+func wrongPINText(lockedFor func() time.Duration) string {
+	if lockedFor != nil {
+		if d := lockedFor(); d > 0 {
+			return tr("The director PIN is locked after repeated wrong PINs: try again in {{.Minutes}} min. Nothing was changed.",
+				"Minutes", strconv.Itoa(int((d+time.Minute-1)/time.Minute)))
+		}
+	}
+	return tr("Wrong PIN")
 }
 
 // noPINText says why a gated screen cannot be opened at all.

@@ -2,14 +2,17 @@ package ui
 
 import (
 	"fmt"
+	"log/slog"
 	"strings"
 	"testing"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
+	"tengen/config"
 	"tengen/referee"
 )
 
@@ -97,7 +100,12 @@ func TestSettingsWithoutAPIN(t *testing.T) {
 // The director's panel locks again when it is left by any route: Escape, the menu, Lock.
 func TestDirectorLocksWhenLeft(t *testing.T) {
 	newTestApp(t)
-	a, _ := appWindow(t, displays[0], Handlers{})
+	a, _ := appWindow(t, displays[0], Handlers{CheckPIN: func(pin string) error {
+		if pin != "12" {
+			return referee.ErrBadPIN
+		}
+		return nil
+	}})
 	a.Update(playingState(t), Conditions{})
 	for _, leave := range []func(){
 		func() { a.TypedKey(&fyne.KeyEvent{Name: fyne.KeyEscape}) },
@@ -217,13 +225,74 @@ func TestGateFitsEveryLanguage(t *testing.T) {
 		}
 		for _, sz := range allDisplays {
 			for _, check := range []func(string) error{checkPIN, nil} {
-				g := newPINGate(check, nil, nil)
+				g := newPINGate(check, nil, nil, nil)
 				w := test.NewWindow(g.Content())
 				w.SetPadded(false)
 				w.Resize(sz)
 				fitCheck(t, fmt.Sprintf("gate %s %vx%v pin=%v", l.Code, sz.Width, sz.Height, check != nil), g.Content(), sz)
 				w.Close()
 			}
+		}
+	}
+}
+
+// The director's pad checks the PIN before the panel opens: a wrong PIN, or any PIN when none is
+// configured, leaves the pad and says why; behind the kiosk's lockout (config.PINGuard), five wrong
+// PINs lock it, and the right one is refused until the lock ends.
+func TestDirectorPadChecksThePINFirst(t *testing.T) {
+	newTestApp(t)
+	now := time.Date(2026, 5, 1, 10, 0, 0, 0, time.UTC)
+	guard := config.NewPINGuard(func(p string) bool { return p == "2468" }, func() time.Time { return now }, slog.New(slog.DiscardHandler))
+	guarded := func(pin string) error {
+		if !guard.Check(pin) {
+			return referee.ErrBadPIN
+		}
+		return nil
+	}
+	typeOn := func(d *DirectorScreen, pin string) {
+		for _, k := range pin {
+			d.key(string(k))
+		}
+		d.key("OK")
+	}
+	cases := []struct {
+		name   string
+		check  func(string) error
+		pins   []string
+		open   bool
+		padMsg string
+	}{
+		{"right", checkPIN, []string{"2468"}, true, ""},
+		{"wrong", checkPIN, []string{"1111"}, false, "Wrong PIN"},
+		{"wrong then right", checkPIN, []string{"1111", "2468"}, true, ""},
+		{"no PIN configured", nil, []string{"2468"}, false, noDirectorText()},
+		{"locked out", guarded, []string{"1", "2", "3", "4", "5", "2468"}, false,
+			"The director PIN is locked after repeated wrong PINs: try again in 1 min. Nothing was changed."},
+		{"after the lock", guarded, []string{"2468"}, true, ""},
+	}
+	for _, c := range cases {
+		if c.name == "after the lock" {
+			now = now.Add(config.PINLockout + time.Second)
+		}
+		var acts int
+		a, _ := appWindow(t, displays[0], Handlers{CheckPIN: c.check, PINLockedFor: guard.LockedFor,
+			Director: func(string, referee.DirectorAction) error { acts++; return nil }})
+		a.Update(playingState(t), Conditions{})
+		a.Show(ScreenDirector)
+		for _, p := range c.pins {
+			typeOn(a.director, p)
+		}
+		if got := a.director.Unlocked(); got != c.open {
+			t.Errorf("%s: unlocked %v, want %v", c.name, got, c.open)
+		}
+		if !c.open && a.director.padMsg.Text != c.padMsg {
+			t.Errorf("%s: the pad says %q, want %q", c.name, a.director.padMsg.Text, c.padMsg)
+		}
+		if !c.open && a.director.pin != "" {
+			t.Errorf("%s: the refused PIN is kept", c.name)
+		}
+		if acts != 0 {
+			t.Errorf("%s: %d director actions taken by typing a PIN", c.name, acts)
 		}
 	}
 }

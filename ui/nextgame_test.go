@@ -43,7 +43,8 @@ func TestNextGameFromTheScreens(t *testing.T) {
 			pins = append(pins, pin)
 			return nil
 		},
-		Setup: func(s referee.Setup) error { setups = append(setups, s); return setupErr },
+		Setup:    func(s referee.Setup) error { setups = append(setups, s); return setupErr },
+		CheckPIN: checkPIN,
 	})
 	st := playingState(t)
 	cv := demoCount(t)

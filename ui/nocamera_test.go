@@ -63,10 +63,10 @@ func TestNoCameraAtTheStart(t *testing.T) {
 		t.Error("the start's banner during play")
 	}
 	var acts []referee.DirectorAction
-	d := NewDirectorScreen(DirectorHandlers{Act: func(pin string, a referee.DirectorAction) error { acts = append(acts, a); return nil }})
+	d := NewDirectorScreen(DirectorHandlers{Act: func(pin string, a referee.DirectorAction) error { acts = append(acts, a); return nil }, Check: checkPIN})
 	w := test.NewWindow(d.Content())
 	defer w.Close()
-	d.pin = "1"
+	d.pin = "2468"
 	d.key("OK")
 	d.Move.SetText("D4")
 	tapDirector(t, d, "Play this move (no camera)")

@@ -176,6 +176,7 @@ func TestDirectorScreen(t *testing.T) {
 			return nil
 		},
 		ExportSGF: func(pin string) (string, error) { return "/tmp/game.sgf", nil },
+		Check:     checkPIN,
 	})
 	for _, sz := range displays {
 		capture(t, fmt.Sprintf("director-pin-%vx%v", sz.Width, sz.Height), d.Content(), sz)
@@ -203,14 +204,22 @@ func TestDirectorScreen(t *testing.T) {
 	for _, k := range []string{"1", "2", "3", "4", "OK"} {
 		tapText(k)
 	}
+	if d.Unlocked() || d.padMsg.Text != "Wrong PIN" {
+		t.Fatalf("a wrong PIN opened the panel (pad: %q)", d.padMsg.Text)
+	}
+	for _, k := range []string{"2", "4", "6", "8", "OK"} {
+		tapText(k)
+	}
 	if !d.Unlocked() {
 		t.Fatal("OK did not open the panel")
 	}
 	capture(t, "director-panel-800x480", d.Content(), displays[0])
+	goodPIN = "1357" // the referee refuses the PIN (changed, or locked out) after the panel opened
 	tapText("Undo the last move")
 	if len(acts) != 0 || d.Unlocked() {
 		t.Fatalf("a wrong PIN acted (%v) or left the panel open", acts)
 	}
+	goodPIN = "2468"
 	for _, k := range []string{"2", "4", "6", "8", "OK"} {
 		tapText(k)
 	}

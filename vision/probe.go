@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"image"
+	"log/slog"
 	"time"
 
 	"gocv.io/x/gocv"
@@ -25,11 +26,19 @@ type Probe struct {
 	lost chan error
 }
 
-// OpenProbe opens the camera spec (as the kiosk's configuration names it).
-func OpenProbe(spec string) (*Probe, error) {
+// OpenProbe opens the camera spec (as the kiosk's configuration names it). The camera helper's
+// own lines (OpenCV's and GStreamer's warnings among them) and the source's events are logged to
+// slog's default logger; OpenProbeLogged sends them elsewhere.
+func OpenProbe(spec string) (*Probe, error) { return OpenProbeLogged(spec, nil) }
+
+// OpenProbeLogged is OpenProbe logging to log (nil: slog's default). A tool that prints its own
+// report (`kiosk doctor`) gives a logger that keeps the libraries' warnings off its output; the
+// helper's failure still comes back as the error of Next.
+func OpenProbeLogged(spec string, log *slog.Logger) (*Probe, error) {
 	p := &Probe{m: gocv.NewMat(), lost: make(chan error, 1)}
 	src, err := OpenCamera(spec, LiveOptions{
-		Name: spec,
+		Name:   spec,
+		Logger: log,
 		OnEvent: func(e Event) {
 			if e.Kind == Lost {
 				select {

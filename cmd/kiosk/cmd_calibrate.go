@@ -43,7 +43,7 @@ func runCalibrate(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		return exitError{code: 2}
 	}
 	if err := checkBoardSize(*size); err != nil {
-		fmt.Fprintf(stderr, "kiosk calibrate: %v\n", err)
+		fmt.Fprintf(stderr, "kiosk calibrate: %s\n", errorWords(err))
 		return exitError{code: 2}
 	}
 	var blackSide calib.Side

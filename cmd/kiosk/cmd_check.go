@@ -50,7 +50,7 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if *rulesName != "" {
 		r, err := engine.Preset(*rulesName)
 		if err != nil {
-			fmt.Fprintf(stderr, "kiosk check: %v\n", err)
+			fmt.Fprintf(stderr, "kiosk check: %s\n", errorWords(err))
 			return exitError{code: 2}
 		}
 		fixed = &r
@@ -59,7 +59,7 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	for _, arg := range flags.Args() {
 		files, err := sgfFiles(arg)
 		if err != nil {
-			fmt.Fprintf(stdout, "%s: unreadable: %v\n", arg, err)
+			fmt.Fprintf(stdout, "%s: unreadable: %s\n", arg, errorWords(err))
 			a.unreadable++
 		}
 		for _, f := range files {
@@ -138,7 +138,7 @@ type gameReport struct {
 func (a *auditor) checkFile(path string) {
 	data, err := os.ReadFile(path)
 	if err != nil {
-		fmt.Fprintf(a.out, "%s: unreadable: %v\n", path, err)
+		fmt.Fprintf(a.out, "%s: unreadable: %s\n", path, errorWords(err))
 		a.unreadable++
 		return
 	}
@@ -153,7 +153,7 @@ func (a *auditor) checkFile(path string) {
 			}
 		}
 		if err != nil {
-			g.lines = append(g.lines, fmt.Sprintf("unreadable: %v", err))
+			g.lines = append(g.lines, "unreadable: "+errorWords(err))
 			bad++
 			reports = append(reports, g)
 			return
@@ -180,7 +180,7 @@ func (a *auditor) checkFile(path string) {
 		reports = append(reports, g)
 	})
 	if perr != nil && len(reports) == 0 {
-		fmt.Fprintf(a.out, "%s: unreadable: %v\n", path, perr)
+		fmt.Fprintf(a.out, "%s: unreadable: %s\n", path, errorWords(perr))
 		a.unreadable++
 		return
 	}
@@ -205,7 +205,7 @@ func (a *auditor) checkFile(path string) {
 		}
 	}
 	if perr != nil {
-		lines = append(lines, fmt.Sprintf("  unreadable after game %d (the rest of the file is not checked): %v", len(reports), perr))
+		lines = append(lines, fmt.Sprintf("  unreadable after game %d (the rest of the file is not checked): %s", len(reports), errorWords(perr)))
 	}
 	status := "ok"
 	switch {

@@ -24,7 +24,7 @@ func runCmd(t *testing.T, run func(context.Context, []string, io.Writer, io.Writ
 	case errors.As(err, &ee):
 		code = ee.code
 	default:
-		errb.WriteString(err.Error())
+		errb.WriteString(errorWords(err)) // as dispatch prints it
 		code = 1
 	}
 	return out.String(), errb.String(), code
@@ -80,9 +80,9 @@ func TestCheckFixtures(t *testing.T) {
 			contains: []string{
 				"setup-node1.sgf: 1 game, 3 moves: ok",
 				"collection.SGF: 2 games, 4 moves: 1 illegal, 1 unreadable",
-				"game 2 (rectangular): unreadable: sgf: byte 52: SZ[19:13]: rectangular boards are not supported",
+				"game 2 (rectangular): unreadable: byte 52: SZ[19:13]: rectangular boards are not supported",
 				"game 3 (ko game): move 2 White B6: Japanese rules art. 6",
-				"truncated.sgf: unreadable: sgf: byte 31: property value opened with '[' is never closed with ']'",
+				"truncated.sgf: unreadable: byte 31: property value opened with '[' is never closed with ']'",
 				"games: 3, moves: 7, illegal: 1, unreadable: 2",
 			},
 			absent: []string{"notes.txt"},
@@ -92,7 +92,7 @@ func TestCheckFixtures(t *testing.T) {
 			args: []string{filepath.Join(dir, "partial.sgf")},
 			code: 2,
 			contains: []string{"partial.sgf: 1 game, 2 moves: 1 unreadable",
-				"  unreadable after game 1 (the rest of the file is not checked): sgf: byte 49:",
+				"  unreadable after game 1 (the rest of the file is not checked): byte 49:",
 				"games: 1, moves: 2, illegal: 0, unreadable: 1"},
 		},
 		{

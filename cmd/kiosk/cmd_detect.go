@@ -185,16 +185,16 @@ func oneLine(err error) string {
 	if errors.Is(err, vision.ErrNotImage) {
 		return imageProblem(err)
 	}
-	return strings.ReplaceAll(err.Error(), "\n", " ")
+	return errorWords(err)
 }
 
 // imageProblem says why an image could not be read: "not a readable image", followed by what is
 // wrong when the decoder knows (too many megapixels, a truncated file).
 func imageProblem(err error) string {
-	msg := strings.ReplaceAll(err.Error(), "\n", " ")
+	msg := errorWords(err)
 	if errors.Is(err, imagefile.ErrTooLarge) || errors.Is(err, imagefile.ErrTruncated) {
-		if i := strings.Index(msg, imagefile.ErrNotImage.Error()); i >= 0 {
-			return "not a readable image" + msg[i+len(imagefile.ErrNotImage.Error()):]
+		if i := strings.Index(msg, errorWords(imagefile.ErrNotImage)); i >= 0 {
+			return "not a readable image" + msg[i+len(errorWords(imagefile.ErrNotImage)):]
 		}
 	}
 	return "not a readable image"

@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"strings"
 	"time"
@@ -17,6 +18,7 @@ import (
 	"tengen/doctor"
 	"tengen/doctor/gpiocdev"
 	"tengen/engine"
+	"tengen/internal/errtext"
 	"tengen/vision"
 )
 
@@ -26,7 +28,7 @@ import (
 func runDoctor(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("doctor", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	cfgPath := fs.String("config", config.Locate(os.Getenv), "the kiosk configuration file")
+	cfgPath := fs.String("config", "", "the kiosk configuration file (default: where kiosk run looks: $TENGEN_CONFIG, $CONFIGURATION_DIRECTORY/kiosk.toml or "+config.DefaultPath+")")
 	camTime := fs.Duration("camera-time", 3*time.Second, "how long to read frames when measuring the camera's frame rate")
 	hashPIN := fs.Bool("hash-pin", false, "read a director PIN (4 to 12 digits) from standard input, print the pin_hash line for the config, and exit")
 	fs.Usage = func() {
@@ -44,14 +46,20 @@ func runDoctor(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return printPINHash(os.Stdin, stdout, stderr)
 	}
 
-	cfg, found, err := config.LoadIfExists(*cfgPath)
-	opts := doctor.Options{Config: cfg, ConfigPath: *cfgPath, ConfigErr: err, CameraTime: *camTime}
+	// The file kiosk run would read, and what run would do without it, in run's words.
+	file := locateConfig(*cfgPath, os.Getenv, fileExists)
+	cfg, found, err := file.load()
+	opts := doctor.Options{Config: cfg, ConfigPath: file.path, ConfigErr: err, CameraTime: *camTime}
 	if err != nil {
 		opts.Config = config.Default()
 	} else if !found {
-		opts.ConfigPath = *cfgPath + " (not found: using the defaults)"
+		opts.Config = config.Default()
+		opts.ConfigMissing, opts.ConfigMissingFix = file.missing(), file.missingFix()
 	}
 	report := doctor.Run(ctx, opts, doctorProbes(opts.Config))
+	for i, r := range report.Results { // the errors in the details in words (see errorWords)
+		report.Results[i].Detail = errtext.Strip(r.Detail)
+	}
 	if err := report.Print(stdout); err != nil {
 		return err
 	}
@@ -122,8 +130,11 @@ func doctorProbes(cfg config.Config) doctor.Probes {
 // doctorCamera adapts a camera probe to doctor.Camera.
 type doctorCamera struct{ p *vision.Probe }
 
+// openDoctorCamera opens the camera for the doctor. The camera helper's lines (OpenCV's and
+// GStreamer's warnings and pipelines) are not logged: the doctor's output is its checklist, and a
+// camera that fails says why in its check.
 func openDoctorCamera(spec string) (*doctorCamera, error) {
-	p, err := vision.OpenProbe(spec)
+	p, err := vision.OpenProbeLogged(spec, slog.New(slog.DiscardHandler))
 	if err != nil {
 		return nil, err
 	}

@@ -118,9 +118,10 @@ func runKiosk(ctx context.Context, args []string, _, stderr io.Writer) error {
 	err = k.run(ctx)
 	if errors.As(err, &fault) {
 		// The journal could not be opened: the same calm screen says what to do, instead of an
-		// exit that systemd would turn into a blank screen restarting every few seconds.
+		// exit that systemd would turn into a blank screen restarting every few seconds; the
+		// players keep the game clock beside it.
 		logFault(log, fault)
-		return showConfigFault(ctx, o, fault, log)
+		return k.showJournalFault(ctx, fault)
 	}
 	return err
 }
@@ -140,9 +141,9 @@ func logFault(log *slog.Logger, fault *config.Error) {
 // games into (key is its configuration key): what failed and what the director can do.
 func stateFault(dir, key string, err error) *config.Error {
 	return &config.Error{Path: dir, Problems: []config.Problem{{Key: key,
-		Msg: fmt.Sprintf("%v. The kiosk cannot keep the game safe here: free space on the disk, make the directory writable "+
+		Msg: fmt.Sprintf("%s. The kiosk cannot keep the game safe here: free space on the disk, make the directory writable "+
 			"by the kiosk's user, stop any other kiosk or tool using it, or move a damaged journal aside (the kiosk never deletes it); "+
-			"then restart the kiosk", err)}}}
+			"then restart the kiosk", errorWords(err))}}}
 }
 
 // startKiosk decides what `kiosk run` shows. A bad flag is an error (nothing is shown); a
@@ -166,6 +167,12 @@ func startKiosk(o runOptions, log *slog.Logger) (k *kiosk, fault *config.Error, 
 // showConfigFault shows the configuration problem screen until the window is closed (or ctx ends),
 // telling systemd the kiosk is up so it does not restart it in a loop, and then reports exitConfig.
 func showConfigFault(ctx context.Context, o runOptions, fault *config.Error, log *slog.Logger) error {
+	return showFault(ctx, o, fault, log, func(fyne.App, fyne.Window) fyne.CanvasObject { return ui.NewConfigFaultScreen(fault) })
+}
+
+// showFault shows the screen content makes in the kiosk's window until it is closed (or ctx ends),
+// telling systemd the kiosk is up so that it does not restart it in a loop, then reports exitConfig.
+func showFault(ctx context.Context, o runOptions, fault *config.Error, log *slog.Logger, content func(fyne.App, fyne.Window) fyne.CanvasObject) error {
 	size, full, err := windowPlan(o, config.Default().Display, false)
 	if err != nil {
 		return err
@@ -178,12 +185,73 @@ func showConfigFault(ctx context.Context, o runOptions, fault *config.Error, log
 	if err != nil {
 		return err
 	}
-	win.SetContent(ui.NewConfigFaultScreen(fault))
+	win.SetContent(content(a, win))
 	if err := sdnotify.Status("configuration problem: " + fault.Title()); err != nil {
 		log.Warn("systemd status", "err", err)
 	}
 	serveWindow(ctx, a, win, o.quitAfter, log)
 	return exitError{code: exitConfig}
+}
+
+// showJournalFault shows the fault of a journal that cannot be opened with the game's clock beside
+// it (the configured time control): the buttons, or the keyboard without them, press it as at the
+// table (faultClock). Nothing is recorded.
+func (k *kiosk) showJournalFault(ctx context.Context, fault *config.Error) error {
+	ctl, err := clock.ParseControlOrPreset(k.cfg.Game.TimeControl)
+	if err != nil {
+		k.log.Warn("the fault screen's clock: no usable time control", "err", err)
+		return showConfigFault(ctx, k.opts, fault, k.log)
+	}
+	clk, err := clock.New(ctl, clock.SystemTime{})
+	if err != nil {
+		return showConfigFault(ctx, k.opts, fault, k.log)
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var presses <-chan clock.Press
+	if !k.demo {
+		if b := k.openButtons(ctx); b != nil {
+			presses = b.Events()
+		}
+	}
+	return showFault(ctx, k.opts, fault, k.log, func(_ fyne.App, win fyne.Window) fyne.CanvasObject {
+		screen := ui.NewFaultClockScreen(fault)
+		screen.SetClock(clk.State())
+		press := func(p clock.Press) {
+			if d, err := clk.Handle(p); err != nil || d.Action == clock.Ignore {
+				k.log.Info("fault screen clock press", "press", p, "decision", d, "err", err)
+			}
+		}
+		win.Canvas().SetOnTypedKey(func(ev *fyne.KeyEvent) {
+			if p, ok := ui.PressForKey(ev.Name, time.Now()); ok {
+				press(p)
+			}
+		})
+		go faultClock(ctx, clk, presses, press, func(st clock.State) { fyne.Do(func() { screen.SetClock(st) }) })
+		return screen.Content()
+	})
+}
+
+// faultClock runs the fault screen's clock until ctx ends: each press from the buttons is handled,
+// and show is given the clock's state at every change and every uiTick while it runs.
+func faultClock(ctx context.Context, clk *clock.Clock, presses <-chan clock.Press, press func(clock.Press), show func(clock.State)) {
+	t := time.NewTicker(uiTick)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case p, ok := <-presses:
+			if !ok {
+				presses = nil
+				continue
+			}
+			press(p)
+		case <-clk.Changed():
+		case <-t.C:
+		}
+		show(clk.State())
+	}
 }
 
 // errNoDisplay means there is no display to open the kiosk's window on.
@@ -274,24 +342,17 @@ type kiosk struct {
 	// locked; both nil when no PIN is set. Made once in run.
 	pinCheck     func(string) bool
 	pinLockedFor func() time.Duration
-	tmpDir       string // the demo's journal, removed at exit
+	tmpDir       string      // the demo's journal, removed at exit
+	board        *boardFound // the demo's start: when the camera loop first saw the board
 	calPath      string
 }
 
 func newKiosk(o runOptions, log *slog.Logger) (*kiosk, error) {
-	k := &kiosk{opts: o, log: log}
-	path, explicit := o.configPath, o.configPath != ""
-	if !explicit {
-		path = config.Locate(os.Getenv)
-	}
-	var found bool
+	k := &kiosk{opts: o, log: log, board: newBoardFound()}
+	file := locateConfig(o.configPath, os.Getenv, fileExists)
+	found := false
 	var err error
-	if explicit {
-		k.cfg, err = config.Load(path)
-		found = err == nil
-	} else {
-		k.cfg, found, err = config.LoadIfExists(path)
-	}
+	k.cfg, found, err = file.load()
 	if err != nil {
 		return nil, err
 	}
@@ -299,16 +360,20 @@ func newKiosk(o runOptions, log *slog.Logger) (*kiosk, error) {
 	if o.camera != "" {
 		source = o.camera
 	}
-	// An installed table (systemd's ConfigurationDirectory= names where its file belongs) whose
-	// file is missing is not a demo: it starts with the defaults at the set-up screen, and says so.
-	installed := !explicit && os.Getenv("CONFIGURATION_DIRECTORY") != ""
+	// An installed table whose file is missing is not a demo: it starts with the defaults at the
+	// set-up screen, and says so (in kiosk doctor's words: configFile.missing).
+	installed := file.installed
+	switch {
+	case !found && installed:
+		log.Warn(file.missing(), "fix", file.missingFix())
+	case !found:
+		log.Info(file.missing())
+	}
 	if !found && installed {
 		if sd, _, _ := strings.Cut(os.Getenv("STATE_DIRECTORY"), ":"); sd != "" {
 			k.cfg.Paths = config.Paths{JournalDir: filepath.Join(sd, "journal"), GamesDir: filepath.Join(sd, "games"),
 				Calibration: filepath.Join(sd, "calibration.json")}
 		}
-		log.Warn("no configuration file on this installed table: starting with the defaults at the set-up screen, not the demo; "+
-			"copy the shipped kiosk.toml there and set it up (kiosk doctor helps)", "path", path)
 	}
 	// The demo: asked for, configured, or a machine with neither a configuration nor a camera flag
 	// that is not an installed table.
@@ -330,9 +395,6 @@ func newKiosk(o runOptions, log *slog.Logger) (*kiosk, error) {
 		log.Info("playing the built-in demo game", "journal", k.cfg.Paths.JournalDir, "director PIN", demoPIN)
 	} else {
 		k.cfg.Camera.Source = source
-		if !found && !installed {
-			log.Info("no configuration file; using defaults", "path", path)
-		}
 	}
 	k.calPath = k.cfg.Paths.Calibration
 	for _, d := range []struct{ dir, key string }{{k.cfg.Paths.JournalDir, "paths.journal_dir"}, {k.cfg.Paths.GamesDir, "paths.games_dir"}} {
@@ -446,13 +508,16 @@ func (k *kiosk) run(parent context.Context) error {
 			}
 		}
 	}
-	start := time.Now()
-	cam, err := k.openCamera(start)
+	cam, err := k.openCamera()
 	if err != nil {
 		k.log.Error("camera", "err", err)
 	} else {
 		k.cam = cam
 		opts.Camera = cam
+		if k.demo {
+			// The demo's game starts when the camera loop has found the board (boardFound).
+			opts.Camera = watchedCamera{Camera: cam, board: k.board}
+		}
 	}
 	k.st, err = station.Open(opts)
 	if err != nil {
@@ -500,7 +565,7 @@ func (k *kiosk) run(parent context.Context) error {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			k.playDemo(ctx, start)
+			k.playDemo(ctx)
 		}()
 	}
 	wg.Add(2)
@@ -590,7 +655,8 @@ func (k *kiosk) handlers() ui.Handlers {
 			}
 			return k.nextGame()
 		},
-		CheckPIN: k.pinOK,
+		CheckPIN:     k.pinOK,
+		PINLockedFor: k.pinLockedFor,
 		Director: func(pin string, a referee.DirectorAction) error {
 			return k.tab.Director(pin, a, time.Now())
 		},
@@ -686,9 +752,10 @@ func (k *kiosk) refresh(ctx context.Context, app *ui.App) {
 	}
 }
 
-// playDemo performs the demo's presses and taps at their times.
-func (k *kiosk) playDemo(ctx context.Context, start time.Time) {
-	err := k.script.RunActions(ctx, start, func(a demo.Action) error {
+// playDemo performs the demo's presses and taps at their times, counted from the moment the camera
+// loop first saw the board (boardFound): on a loaded machine, finding it may take seconds.
+func (k *kiosk) playDemo(ctx context.Context) {
+	err := runDemoScript(ctx, k.script, k.board, func(a demo.Action) error {
 		k.log.Info("demo", "at", a.At.Round(100*time.Millisecond), "action", a.Note)
 		switch a.Kind {
 		case demo.PressButton:
@@ -726,17 +793,12 @@ func (k *kiosk) openButtons(ctx context.Context) *gpio.Buttons {
 }
 
 // openSource opens the demo camera or the configured one.
-func (k *kiosk) openSource(start time.Time) (vision.Source, error) {
+func (k *kiosk) openSource() (vision.Source, error) {
 	if k.demo {
-		cam, err := demo.NewCamera(k.script, demo.NewRenderer(1), demoWidth, demoHeight, demoFPS, start)
-		if err != nil {
-			return nil, err
-		}
 		// The demo draws every frame straight into the Mat vision reads: no frame buffer of its own.
-		return vision.NewDrawSource(demoWidth, demoHeight, func(ctx context.Context, pix []byte) (time.Time, error) {
-			at, _, err := cam.NextFrameBGR(ctx, pix)
-			return at, err
-		})
+		// Its game starts when the board is found (demoFrames).
+		frames := &demoFrames{script: k.script, render: demo.NewRenderer(1), board: k.board, w: demoWidth, h: demoHeight, fps: demoFPS}
+		return vision.NewDrawSource(demoWidth, demoHeight, frames.next)
 	}
 	spec := k.cfg.Camera.Spec()
 	k.log.Info("camera", "source", spec)
@@ -753,8 +815,8 @@ func (k *kiosk) openSource(start time.Time) (vision.Source, error) {
 
 // openCamera opens the camera (or the demo's) and its loop: the board's calibration from the
 // file (the Eye finds the board when there is none, or when it moved).
-func (k *kiosk) openCamera(start time.Time) (*vision.CameraLoop, error) {
-	src, err := k.openSource(start)
+func (k *kiosk) openCamera() (*vision.CameraLoop, error) {
+	src, err := k.openSource()
 	if err != nil {
 		return nil, err
 	}

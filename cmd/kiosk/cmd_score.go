@@ -56,7 +56,7 @@ func runScore(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	if *rulesName != "" {
 		if _, err := engine.Preset(*rulesName); err != nil {
-			fmt.Fprintf(stderr, "kiosk score: %v\n", err)
+			fmt.Fprintf(stderr, "kiosk score: %s\n", errorWords(err))
 			return exitError{code: 2}
 		}
 	}

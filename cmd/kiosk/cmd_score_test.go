@@ -45,7 +45,7 @@ func TestScoreFixtures(t *testing.T) {
 			contains: []string{"komi 7.5 (KM[750] read as hundredths)"}},
 		{name: "dead point empty", args: []string{"--dead", "D3", wall}, code: 1, stderr: "--dead D3: the point is empty"},
 		{name: "dead point off board", args: []string{"--dead", "Z9", wall}, code: 1, stderr: "--dead Z9"},
-		{name: "unparseable file", args: []string{filepath.Join("testdata", "check", "dir", "truncated.sgf")}, code: 1, stderr: "sgf: byte 31"},
+		{name: "unparseable file", args: []string{filepath.Join("testdata", "check", "dir", "truncated.sgf")}, code: 1, stderr: "truncated.sgf: byte 31"},
 		{name: "missing file", args: []string{"nope.sgf"}, code: 1, stderr: "nope.sgf"},
 		{name: "no file", args: nil, code: 2},
 		{name: "two files", args: []string{wall, fox}, code: 2},

@@ -12,8 +12,11 @@ import (
 	"os"
 	"os/signal"
 	"runtime"
+	"strings"
 	"syscall"
 	"time"
+
+	"tengen/internal/errtext"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
@@ -105,7 +108,7 @@ func dispatch(args []string, stdout, stderr io.Writer) int {
 		case errors.As(err, &ee):
 			return ee.code
 		default:
-			fmt.Fprintf(stderr, "kiosk %s: %v\n", c.name, err)
+			fmt.Fprintf(stderr, "kiosk %s: %s\n", c.name, errorWords(err))
 			return 1
 		}
 	}
@@ -134,6 +137,13 @@ func stopOnSignal(ctx context.Context, done <-chan struct{}, name string, stderr
 // exitSignalled is the exit status of a command stopped by a signal (128 + SIGTERM, as a shell
 // reports a process the signal killed).
 const exitSignalled = 128 + 15
+
+// errorWords is err as the commands print it for a person: on one line, without the Go package
+// prefixes of its wrapped messages ("referee: ", "config: "; see internal/errtext). The error
+// itself keeps its chain for errors.Is and errors.As; only the printed words change.
+func errorWords(err error) string {
+	return strings.ReplaceAll(errtext.Text(err), "\n", " ")
+}
 
 func runVersion(_ context.Context, _ []string, stdout, _ io.Writer) error {
 	fmt.Fprintf(stdout, "kiosk %s\n", version)
