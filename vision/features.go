@@ -53,6 +53,7 @@ type pointFeatures struct {
 	// means something bright and not board-coloured covers all around the point (a hand, a sleeve).
 	CellRel, CellChroma float64
 	BgY                 float64 // local board luminance (0..255)
+	BgR, BgG            float64 // local board chromaticity (r and g shares), beside BgY
 }
 
 // sampler holds precomputed pixel offsets and buffers for the discs it samples.
@@ -233,7 +234,7 @@ func (s *sampler) extract(pix []byte, out []pointFeatures) {
 			bg := math.Max(bgY, 1)
 			tot := sr + sg + sb + 1e-9
 			f := &out[r*g.Size+c]
-			f.BgY = bgY
+			f.BgY, f.BgR, f.BgG = bgY, bgR, bgG
 			f.Rel = float64(median8(s.ys, &s.hist)) / bg
 			f.DR, f.DG = sr/tot-bgR, sg/tot-bgG
 			f.Chroma = math.Hypot(f.DR, f.DG)

@@ -40,7 +40,7 @@ func (s *sampler) netInput(pix []byte, f []pointFeatures, out []float32, ctxBuf 
 		for c := 0; c < g.Size; c++ {
 			i := r*g.Size + c
 			x := out[i*netInputs : (i+1)*netInputs]
-			_, bgR, bgG := s.background(c, r)
+			bgR, bgG := f[i].BgR, f[i].BgG
 			bg := math.Max(f[i].BgY, 1)
 			for pr := 0; pr < patchCells; pr++ {
 				for pc := 0; pc < patchCells; pc++ {
