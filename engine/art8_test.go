@@ -3,6 +3,7 @@ package engine
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"testing"
 )
 
@@ -270,5 +271,66 @@ func TestJapaneseArt8DameFilling(t *testing.T) {
 	}
 	if err := verify(g); err != nil {
 		t.Error(err)
+	}
+}
+
+// TestJapaneseArt8FillOnlyOpenDame: after the stop only the open dame OpenDame names can be
+// filled (art. 8). White's territory behind a gap in White's wall touches Black through the gap,
+// but it is territory once the gap is filled: a stone there is refused, the gap is filled first,
+// and a seki's shared liberty is never filled.
+func TestJapaneseArt8FillOnlyOpenDame(t *testing.T) {
+	r, _ := Preset("japanese")
+	gap := []string{
+		". . X . . . . . .",
+		". . X O . . . . .",
+		". . X O . . . . .",
+		". . X O . . . . .",
+		". . X O . . . . .",
+		". . X O . . . . .",
+		". . X O . . . . .",
+		". . X O . . . . .",
+		". . X O . . . . .",
+	}
+	seki := []string{ // Black's and White's inner groups share C1 and E1, and neither can fill one
+		". . . . . . . . .",
+		". . . . . . . . .",
+		". . . . . . . . .",
+		"X X X X X X . . .",
+		"O O O O O X . . .",
+		"X X X X O X . . .",
+		"O O O X O X . . .",
+		". X O X O X . . .",
+		"O . O . O X . . .",
+	}
+	for _, tc := range []struct {
+		name    string
+		diagram []string
+		fill    string
+		color   Color
+		want    error // nil: filled
+	}{
+		{"the gap", gap, "D9", White, nil},
+		{"the gap, by the other colour", gap, "D9", Black, nil},
+		{"territory behind the gap", gap, "F5", Black, ErrNotDame},
+		{"the far corner behind the gap", gap, "J1", White, ErrNotDame},
+		{"the filler's own territory", gap, "A5", Black, ErrNotDame},
+		{"a seki's shared liberty", seki, "D1", Black, ErrNotDame},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			g := diagramRules(t, r, Black, tc.diagram...)
+			mustPlay(t, g, "B pass", "W pass")
+			open, _, err := g.OpenDame(nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			p := pt(t, g, tc.fill)
+			err = g.FillDame(Move{Color: tc.color, Point: p}, nil)
+			if !errors.Is(err, tc.want) || (err == nil) != slices.Contains(open, p) {
+				t.Fatalf("fill %s: %v, want %v (open dame %v)", tc.fill, err, tc.want, open)
+			}
+			if err := verify(g); err != nil {
+				t.Error(err)
+			}
+		})
 	}
 }

@@ -16,10 +16,11 @@ var (
 
 // FillDame puts m's stone on an open dame after the stop (Japanese art. 8: players fill the dame
 // before counting). It is not a move: it goes into no record, gives nobody a prisoner and changes
-// nobody's turn; Score counts the board with it. The point must be empty and a dame of the position
-// with the stones in dead taken off (its empty region touches live stones of both colours, and no
-// stone in dead), and the stone must capture nothing and keep a liberty. Resume and Undo take the
-// dame stones off again (the players take them off the board: they were not moves).
+// nobody's turn; Score counts the board with it. The point must be empty and one of the open dame
+// OpenDame names in the position with the stones in dead taken off (its empty region touches live
+// stones of both colours, no stone in dead, and it is not territory behind another open dame nor a
+// seki's shared liberty), and the stone must capture nothing and keep a liberty. Resume and Undo
+// take the dame stones off again (the players take them off the board: they were not moves).
 func (g *Game) FillDame(m Move, dead []Point) error {
 	if g.st.phase != Stopped {
 		return fmt.Errorf("fill dame: %w", ErrNotStopped)
@@ -46,6 +47,12 @@ func (g *Game) FillDame(m Move, dead []Point) error {
 	}
 	if black, white := g.regionTouches(cells, p); !black || !white {
 		return fmt.Errorf("fill dame at %s: %w (its empty points touch only one colour)", m.Point.GTP(b.size), ErrNotDame)
+	}
+	if view := g.fillDame(cells); view[p] == Empty {
+		// An empty point behind an open dame (White's territory behind a gap in White's wall)
+		// touches both colours through the gap, but it is territory once the gap is filled: only
+		// the dame OpenDame names can be filled, the gap first.
+		return fmt.Errorf("fill dame at %s: %w (not an open dame: territory, or a seki's shared liberty)", m.Point.GTP(b.size), ErrNotDame)
 	}
 	o := b.analyze(p, m.Color)
 	if o.captured > 0 || o.suicide {

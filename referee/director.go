@@ -322,6 +322,7 @@ func (t *core) reopen(at time.Time) {
 	t.pending, t.capture, t.halted, t.queue = nil, nil, nil, nil
 	t.dead = map[engine.Point]bool{}
 	t.score = nil
+	t.resetCountBoard()
 	t.confirm = [3]bool{}
 	t.fromProp, t.propBusy = false, false
 	t.propGen++

@@ -50,6 +50,7 @@ func (t *core) enterStop(at time.Time) {
 	t.propGen++
 	t.confirm = [3]bool{}
 	t.dameAsked = false
+	t.resetCountBoard()
 	t.rescore()
 	t.comment("The game stopped after two passes.")
 	says := []Phrase{phrase("Two passes stop the game. Mark the dead stones (touch a group, or take its stones off the board), then both players press their clock to confirm; or ask to resume play.")}
@@ -121,6 +122,7 @@ func (t *core) applyProposal(ev *event, at time.Time) error {
 			t.dead[q] = true
 		}
 	}
+	t.liftDead = map[engine.Point]bool{}
 	t.markingChanged()
 	t.fromProp = true
 	dead := t.deadList()
@@ -128,8 +130,8 @@ func (t *core) applyProposal(ev *event, at time.Time) error {
 	if len(dead) > 0 {
 		says = phrase("The engine proposes {{.N}} dead stones: {{.Points}}.", "N", fmt.Sprint(len(dead)), "Points", vertices(size, dead))
 	}
-	t.setBanner(Verdict{Kind: VerdictMarking, At: at, Points: dead,
-		Says: []Phrase{says, phrase("Both players press their clock to accept, or touch groups to change it.")}})
+	t.setBanner(t.withCountBoard(Verdict{Kind: VerdictMarking, At: at, Points: dead,
+		Says: []Phrase{says, phrase("Both players press their clock to accept, or touch groups to change it.")}}))
 	return nil
 }
 
@@ -139,6 +141,7 @@ func (t *core) markingChanged() {
 	t.dameAsked = false
 	t.confirm = [3]bool{}
 	t.rescore()
+	t.recheckCountBoard()
 }
 
 func (t *core) rescore() {
@@ -178,6 +181,7 @@ func (t *core) applyToggle(p engine.Point, at time.Time) error {
 		} else {
 			delete(t.dead, q)
 		}
+		delete(t.liftDead, q) // the players' marking now, whatever the board showed
 	}
 	t.markingChanged()
 	args := []string{"Stone", stoneWord(t.game.At(p)), "Point", p.GTP(t.game.Size()), "N", fmt.Sprint(len(chain))}
@@ -185,8 +189,8 @@ func (t *core) applyToggle(p engine.Point, at time.Time) error {
 	if dead {
 		says = phrase("The {{.Stone}} group at {{.Point}} ({{.N}} stones) is marked dead.", args...)
 	}
-	t.setBanner(Verdict{Kind: VerdictMarking, At: at, Points: sortedPoints(chain),
-		Says: []Phrase{says, phrase("Both players press their clock to confirm.")}})
+	t.setBanner(t.withCountBoard(Verdict{Kind: VerdictMarking, At: at, Points: sortedPoints(chain),
+		Says: []Phrase{says, phrase("Both players press their clock to confirm.")}}))
 	return nil
 }
 
@@ -206,7 +210,7 @@ func (t *core) applyConfirm(c engine.Color, at time.Time) error {
 	}
 	t.confirm[c] = true
 	if t.confirm[c.Opponent()] {
-		if !t.dameBeforeCount(at) {
+		if !t.countBoardBeforeCount(at) || !t.dameBeforeCount(at) {
 			return nil
 		}
 		t.count(at)
@@ -266,6 +270,7 @@ func (t *core) applyResume(req engine.Color, at time.Time) error {
 	}
 	t.phase = PhasePlaying
 	t.dead = map[engine.Point]bool{}
+	t.resetCountBoard()
 	t.score = nil
 	t.confirm = [3]bool{}
 	t.fromProp, t.propBusy = false, false

@@ -236,8 +236,12 @@ func (t *core) obsMatters(o observe.Observation) bool {
 		if t.conf != nil {
 			return t.pending != nil
 		}
-		added, taken := t.dameChanges(o)
-		return len(t.removedChains(o)) > 0 || len(added) > 0 || len(taken) > 0
+		// Every change of the board after the stop is journaled: the count board's check
+		// (countboard.go) is made again on the last one whenever the marking changes.
+		if t.endSeen == nil {
+			return len(changes(o.Size, t.game.Board(), o)) > 0
+		}
+		return !o.SameStones(*t.endSeen)
 	}
 	return false
 }
@@ -288,23 +292,7 @@ func (t *core) applyObs(o observe.Observation) error {
 			}
 			return nil
 		}
-		chains := t.removedChains(o)
-		if len(chains) == 0 {
-			t.applyDame(o)
-			return nil
-		}
-		var all []engine.Point
-		for _, ch := range chains {
-			for _, p := range ch {
-				t.dead[p] = true
-			}
-			all = append(all, ch...)
-		}
-		t.markingChanged()
-		t.setBanner(Verdict{Kind: VerdictMarking, At: o.Time, Points: sortedPoints(all),
-			Says: []Phrase{phrase("Stones taken off the board count as dead: {{.Points}}. Both players press their clock to confirm.",
-				"Points", vertices(t.game.Size(), sortedPoints(all)))}})
-		t.applyDame(o)
+		t.applyCountBoardObs(o)
 	}
 	return nil
 }

@@ -507,6 +507,12 @@ func (t *Table) State() State {
 	}
 	s.Dead = t.deadList()
 	s.Dame = t.dameState()
+	if t.phase == PhaseMarking && t.conf == nil {
+		s.CountBoard = CountBoard{Lifted: slices.Clone(t.countBoard.Lifted), Placed: slices.Clone(t.countBoard.Placed)}
+		if len(s.Expected) == 0 {
+			s.Expected = s.CountBoard.Points()
+		}
+	}
 	s.Repetition = t.repetitionState()
 	s.Confirmation = t.confirmationState()
 	if t.score != nil {
