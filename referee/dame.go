@@ -115,28 +115,12 @@ func (t *core) applyDame(o observe.Observation) ([]Phrase, []engine.Point) {
 	}
 	g := t.game
 	size := g.Size()
-	dead := t.deadList()
 	for _, p := range taken {
 		if err := g.TakeBackFill(p); err != nil {
 			t.diag(slog.LevelError, "taking back a dame stone", "err", err)
 		}
 	}
-	// A dame may open only once another is filled: fill until nothing more can be.
-	var filled []engine.Move
-	left := added
-	for progress := true; progress && len(left) > 0; {
-		progress = false
-		var next []engine.Move
-		for _, m := range left {
-			if g.FillDame(m, dead) == nil {
-				filled = append(filled, m)
-				progress = true
-			} else {
-				next = append(next, m)
-			}
-		}
-		left = next
-	}
+	filled := t.fillFrom(added)
 	if len(filled) == 0 && len(taken) == 0 {
 		return nil, nil // only stones off the dame: the count board's check names them
 	}
@@ -155,6 +139,53 @@ func (t *core) applyDame(o observe.Observation) ([]Phrase, []engine.Point) {
 	}
 	says = append(says, t.dameLeft())
 	return says, pts
+}
+
+// fillFrom fills the dame that the stones added stand on, and returns those filled. A dame may
+// open only once another is filled: it fills until nothing more can be.
+func (t *core) fillFrom(added []engine.Move) []engine.Move {
+	g := t.game
+	dead := t.deadList()
+	var filled []engine.Move
+	left := added
+	for progress := true; progress && len(left) > 0; {
+		progress = false
+		var next []engine.Move
+		for _, m := range left {
+			if g.FillDame(m, dead) == nil {
+				filled = append(filled, m)
+				progress = true
+			} else {
+				next = append(next, m)
+			}
+		}
+		left = next
+	}
+	return filled
+}
+
+// refillDame takes every dame stone back and fills again from the last board seen after the stop,
+// under the marking as it now stands: a stone next to a group marked dead may be a dame no more
+// once the group is marked alive, or be one only then (a stone of a group marked dead is no dame
+// stone). A stone that is not a dame stone is named by the count board's check (countboard.go).
+func (t *core) refillDame() {
+	g := t.game
+	if !t.damePolicy() || t.endSeen == nil {
+		return
+	}
+	for _, m := range g.DameFilled() {
+		if err := g.TakeBackFill(m.Point); err != nil {
+			t.diag(slog.LevelError, "taking back a dame stone", "err", err)
+		}
+	}
+	for p := range t.dead {
+		if g.At(p) == engine.Empty { // a dame stone that had joined the group marked dead
+			delete(t.dead, p)
+			delete(t.liftDead, p)
+		}
+	}
+	added, _ := t.afterStop(*t.endSeen)
+	t.fillFrom(added)
 }
 
 // dameLeft says which open dame are left, and what the players do next.

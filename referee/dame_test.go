@@ -122,3 +122,65 @@ func TestJapaneseArt8DameFillingAtTheTable(t *testing.T) {
 		}
 	})
 }
+
+// TestJapaneseArt8DameNextToADeadStone: a dame next to a stone marked dead is filled like any
+// other (art. 8; the dead stone is off the board for the count), and the count is the one with the
+// dame regarded as filled. A stone next to its own colour's dead stone would join it: it is no dame
+// stone while that stone is marked dead, and becomes one when the stone is marked alive.
+func TestJapaneseArt8DameNextToADeadStone(t *testing.T) {
+	// Black's dead stone E9 stands in White's area, next to the gap D9 in White's wall.
+	game := func(t *testing.T) *harness {
+		h := newHarness(t, 9, nil)
+		start(h, func(s *Setup) { s.Rules = "japanese" })
+		for y := 1; y <= 8; y++ {
+			h.moves(fmt.Sprintf("B C%d", y), fmt.Sprintf("W D%d", y))
+		}
+		h.moves("B C9", "W H2", "B E9")
+		h.press(clock.PassButton) // White
+		h.press(clock.PassButton) // Black: the game stops
+		markDead(h, "E9")
+		if st := h.state(); fmt.Sprint(st.Dame.Open) != h.pts("D9") {
+			t.Fatalf("open dame %v, want D9", st.Dame.Open)
+		}
+		return h
+	}
+	ref := game(t)
+	want := confirmCount(ref) // D9 regarded as filled
+	if want.Phase != PhaseEnded {
+		t.Fatalf("reference: phase %v", want.Phase)
+	}
+	t.Run("filled next to the dead stone", func(t *testing.T) {
+		h := game(t)
+		h.put('.', "E9") // the dead stone taken off
+		h.put('O', "D9")
+		h.look()
+		st := h.wantBanner(VerdictMarking, "Dame filled at W D9", "No open dame is left")
+		if len(st.Dame.Filled) != 1 || !st.CountBoard.Agrees() {
+			t.Fatalf("dame %+v, count board %+v", st.Dame, st.CountBoard)
+		}
+		h.reopen()
+		if got := confirmCount(h); got.Phase != PhaseEnded || got.Result != want.Result {
+			t.Fatalf("phase %v result %q, want %q (the dame regarded as filled)", got.Phase, got.Result, want.Result)
+		}
+	})
+	t.Run("next to its own colour's dead stone", func(t *testing.T) {
+		h := game(t)
+		h.put('X', "D9")
+		h.look()
+		st := h.wantBanner(VerdictBoardDiffers, "D9", "not on an open dame")
+		if len(st.Dame.Filled) != 0 || fmt.Sprint(st.CountBoard.Placed) != h.pts("D9") {
+			t.Fatalf("dame %+v, count board %+v: want D9 refused", st.Dame, st.CountBoard)
+		}
+		if err := h.tab.ToggleDead(h.pt("E9"), h.now()); err != nil {
+			t.Fatal(err)
+		}
+		st = h.wantBanner(VerdictMarking, "marked alive")
+		if len(st.Dame.Filled) != 1 || !st.CountBoard.Agrees() || len(st.Dead) != 0 {
+			t.Fatalf("dame %+v, count board %+v, dead %v: want D9 filled once E9 is alive", st.Dame, st.CountBoard, st.Dead)
+		}
+		h.reopen() // the journal replays the marking and the fill
+		if st := h.state(); len(st.Dame.Filled) != 1 || !st.CountBoard.Agrees() {
+			t.Fatalf("after the replay: dame %+v, count board %+v", st.Dame, st.CountBoard)
+		}
+	})
+}

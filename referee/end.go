@@ -123,6 +123,7 @@ func (t *core) applyProposal(ev *event, at time.Time) error {
 		}
 	}
 	t.liftDead = map[engine.Point]bool{}
+	t.refillDame()
 	t.markingChanged()
 	t.fromProp = true
 	dead := t.deadList()
@@ -183,6 +184,7 @@ func (t *core) applyToggle(p engine.Point, at time.Time) error {
 		}
 		delete(t.liftDead, q) // the players' marking now, whatever the board showed
 	}
+	t.refillDame()
 	t.markingChanged()
 	args := []string{"Stone", stoneWord(t.game.At(p)), "Point", p.GTP(t.game.Size()), "N", fmt.Sprint(len(chain))}
 	says := phrase("The {{.Stone}} group at {{.Point}} ({{.N}} stones) is marked alive.", args...)
