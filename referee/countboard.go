@@ -36,6 +36,9 @@ type CountBoard struct {
 	// Placed are stones on the board that are not the game's: placed after the stop and not dame
 	// filling, or of the other colour than the game's stone there, row by row.
 	Placed []engine.Point
+	// Says is what the referee says of them (nothing when the board agrees), for the counting
+	// screen, which shows it while the board disagrees whatever the latest verdict was.
+	Says []Phrase
 }
 
 // Agrees reports whether the board agrees with the marking.

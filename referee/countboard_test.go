@@ -104,6 +104,9 @@ func TestAGARule9JapaneseArt10LiftedStonesAreTheMarkedDead(t *testing.T) {
 			if got := fmt.Sprint(st.CountBoard.Lifted); got != h.pts("C5") || len(st.CountBoard.Placed) != 0 || len(st.Dead) != 0 {
 				t.Fatalf("count board %+v, dead %v: want C5 lifted, nothing dead", st.CountBoard, st.Dead)
 			}
+			if len(st.CountBoard.Says) != 1 || !strings.Contains(st.CountBoard.Says[0].String(), "C5") {
+				t.Errorf("the count board says %v", st.CountBoard.Says)
+			}
 			if !slices.Contains(st.Expected, h.pt("C5")) {
 				t.Errorf("expected %v: C5 is not highlighted", st.Expected)
 			}

@@ -508,7 +508,7 @@ func (t *Table) State() State {
 	s.Dead = t.deadList()
 	s.Dame = t.dameState()
 	if t.phase == PhaseMarking && t.conf == nil {
-		s.CountBoard = CountBoard{Lifted: slices.Clone(t.countBoard.Lifted), Placed: slices.Clone(t.countBoard.Placed)}
+		s.CountBoard = CountBoard{Lifted: slices.Clone(t.countBoard.Lifted), Placed: slices.Clone(t.countBoard.Placed), Says: t.countBoardSays()}
 		if len(s.Expected) == 0 {
 			s.Expected = s.CountBoard.Points()
 		}
