@@ -334,3 +334,65 @@ func TestJapaneseArt8FillOnlyOpenDame(t *testing.T) {
 		})
 	}
 }
+
+// TestJapaneseArt8DameNextToADeadStone: a dame next to a stone marked dead is filled like any other
+// (art. 8: the dead stone is off the board for the count, and the fill's safety is judged without
+// it), but not by the dead stone's own colour, whose stone would join it; the dead stone's own
+// point is regarded as filled and not named, since the stone stands there until the count.
+func TestJapaneseArt8DameNextToADeadStone(t *testing.T) {
+	r, _ := Preset("japanese")
+	// Columns D and E are open between Black's wall C and White's wall F; White's stone D5 is
+	// marked dead.
+	rows := []string{
+		". . X . . O . . .",
+		". . X . . O . . .",
+		". . X . . O . . .",
+		". . X . . O . . .",
+		". . X O . O . . .",
+		". . X . . O . . .",
+		". . X . . O . . .",
+		". . X . . O . . .",
+		". . X . . O . . .",
+	}
+	for _, tc := range []struct {
+		fill  string
+		color Color
+		want  error
+		same  bool // the count is the same: the fill closes Black's wall as the count regarded
+	}{
+		{"D4", Black, nil, true},        // next to White's dead D5
+		{"D6", Black, nil, true},        // the same, above it
+		{"E5", Black, nil, false},       // the same, on its right (the gap is then shared otherwise)
+		{"D4", White, ErrNotDame, true}, // White's stone would join the dead D5
+		{"E5", White, ErrNotDame, true}, // the same
+		{"D5", Black, ErrIllegalMove, true},
+	} {
+		t.Run(fmt.Sprintf("%v %s", tc.color, tc.fill), func(t *testing.T) {
+			g := diagramRules(t, r, Black, rows...)
+			mustPlay(t, g, "B pass", "W pass")
+			dead := []Point{pt(t, g, "D5")}
+			open, _, err := g.OpenDame(dead)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if slices.Contains(open, pt(t, g, "D5")) || !slices.Contains(open, pt(t, g, "D4")) || !slices.Contains(open, pt(t, g, "D6")) || !slices.Contains(open, pt(t, g, "E5")) {
+				t.Fatalf("open dame %v: want D4, D6 and E5, not the dead stone's D5", open)
+			}
+			before, err := g.Score(dead)
+			if err != nil {
+				t.Fatal(err)
+			}
+			err = g.FillDame(Move{Color: tc.color, Point: pt(t, g, tc.fill)}, dead)
+			if !errors.Is(err, tc.want) {
+				t.Fatalf("fill %s: %v, want %v", tc.fill, err, tc.want)
+			}
+			if err := verify(g); err != nil {
+				t.Error(err)
+			}
+			// A dame filled as the count regarded it changes no territory count.
+			if after, err := g.Score(dead); err != nil || (tc.same && after.Result != before.Result) {
+				t.Errorf("count %s after the fill, %s before (%v)", after.Result, before.Result, err)
+			}
+		})
+	}
+}

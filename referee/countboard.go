@@ -66,6 +66,9 @@ func (t *core) countBoardOf(o observe.Observation) CountBoard {
 	g := t.game
 	size := g.Size()
 	var b CountBoard
+	if len(o.Stones) != size*size {
+		return b
+	}
 	added, _ := t.afterStop(o)
 	for _, m := range added {
 		b.Placed = append(b.Placed, m.Point)
