@@ -73,8 +73,10 @@ type core struct {
 	effects []Effect         // what the event being applied asked for
 	lastAt  time.Time        // the time of the last event applied
 	presses int              // clock presses applied
-	// passBoard is the still board journaled with the pass press being applied (nil: none seen).
-	passBoard *observe.Observation
+	// passBoard is the still board journaled with the pass press being applied (nil: none seen),
+	// and passMoving whether the board was not still at that press (the pass then waits for it).
+	passBoard  *observe.Observation
+	passMoving bool
 
 	setup     Setup
 	rules     engine.Rules
@@ -206,7 +208,8 @@ func (t *core) apply(ev *event) error {
 			}
 			t.passBoard = &o
 		}
-		defer func() { t.passBoard = nil }()
+		t.passMoving = ev.Moving && ev.Press.Button == clock.PassButton
+		defer func() { t.passBoard, t.passMoving = nil, false }()
 		return t.applyPress(ev.Press, ev.At)
 	case kindObs:
 		if t.game == nil {

@@ -84,6 +84,7 @@ var (
 // pendingPress is a clock press waiting for a clear view of the board.
 type pendingPress struct {
 	Start    bool // a press in PhaseReady: check the starting position and start the clock
+	Pass     bool // the pass button pressed while the board was not still: it counts once the board, still, shows no new stone
 	Color    engine.Color
 	At       time.Time
 	Deadline time.Time
