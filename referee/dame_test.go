@@ -56,6 +56,10 @@ func TestJapaneseArt8DameFillingAtTheTable(t *testing.T) {
 		if got := h.movesGTP(); got != moves {
 			t.Fatalf("the dame stone became a move: %q", got)
 		}
+		// A dame stone on its own is no group to mark dead.
+		if err := h.tab.ToggleDead(h.pt("E9"), h.now()); err == nil || len(h.state().Dead) != 0 {
+			t.Fatalf("the dame stone E9 was marked: %v, dead %v", err, h.state().Dead)
+		}
 		h.reopen() // the journal replays the fill
 		if st := h.state(); len(st.Dame.Filled) != 2 {
 			t.Fatalf("after the replay: dame state %+v", st.Dame)

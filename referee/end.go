@@ -161,8 +161,12 @@ func (t *Table) ToggleDead(p engine.Point, at time.Time) error {
 	if t.phase != PhaseMarking {
 		return fmt.Errorf("%w: dead stones are marked after the game stopped", ErrPhase)
 	}
-	if len(t.game.Chain(p)) == 0 {
+	chain := t.game.Chain(p)
+	if len(chain) == 0 {
 		return fmt.Errorf("%w: no stone at %s", ErrPhase, p.GTP(t.game.Size()))
+	}
+	if !slices.ContainsFunc(chain, func(q engine.Point) bool { return !t.isFill(q) }) {
+		return fmt.Errorf("%w: the stones at %s are dame stones placed after the stop, not a group to mark", ErrPhase, vertices(t.game.Size(), sortedPoints(chain)))
 	}
 	return t.runEvent(&event{Kind: kindToggle, At: at, Point: p.GTP(t.game.Size())})
 }
@@ -174,6 +178,9 @@ func (t *core) applyToggle(p engine.Point, at time.Time) error {
 	chain := t.game.Chain(p)
 	if len(chain) == 0 {
 		return fmt.Errorf("%w: no stone at %s", ErrPhase, p.GTP(t.game.Size()))
+	}
+	if !slices.ContainsFunc(chain, func(q engine.Point) bool { return !t.isFill(q) }) {
+		return fmt.Errorf("%w: the stones at %s are dame stones placed after the stop, not a group to mark", ErrPhase, vertices(t.game.Size(), sortedPoints(chain)))
 	}
 	dead := !t.dead[p]
 	for _, q := range chain {
