@@ -188,6 +188,20 @@ func (t *core) refillDame() {
 	t.fillFrom(added)
 }
 
+// fillPoints are the points of dame stones, row by row (nil for none).
+func fillPoints(fills []engine.Move) []engine.Point {
+	var pts []engine.Point
+	for _, m := range fills {
+		if !m.Pass {
+			pts = append(pts, m.Point)
+		}
+	}
+	if len(pts) == 0 {
+		return nil
+	}
+	return sortedPoints(pts)
+}
+
 // dameLeft says which open dame are left, and what the players do next.
 func (t *core) dameLeft() Phrase {
 	open := t.openDame()

@@ -2,6 +2,7 @@ package referee
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -13,7 +14,13 @@ import (
 // up to D8, so that D9 is the one open dame between Black's 18 points and White's 45.
 func walls(t *testing.T) *harness {
 	t.Helper()
-	h := newHarness(t, 9, nil)
+	return wallsWith(t, nil)
+}
+
+// wallsWith is walls with the table's options changed by mod.
+func wallsWith(t *testing.T, mod func(*Options)) *harness {
+	t.Helper()
+	h := newHarness(t, 9, mod)
 	start(h, func(s *Setup) { s.Rules = "japanese" })
 	for y := 1; y <= 8; y++ {
 		h.moves(fmt.Sprintf("B C%d", y), fmt.Sprintf("W D%d", y))
@@ -110,6 +117,24 @@ func TestJapaneseArt8DameFillingAtTheTable(t *testing.T) {
 		st = h.wantBanner(VerdictInfo, "Take the dame stones at D9 off the board")
 		if st.Phase != PhasePlaying || st.Board[h.pt("D9").Y*9+h.pt("D9").X] != engine.Empty {
 			t.Fatalf("phase %v, D9 %v after resuming", st.Phase, st.Board[h.pt("D9").Y*9+h.pt("D9").X])
+		}
+	})
+	t.Run("taken back by the director's undo", func(t *testing.T) {
+		h := wallsWith(t, withDirector)
+		h.put('X', "D9")
+		h.look()
+		h.wantBanner(VerdictMarking, "Dame filled at B D9")
+		if err := h.tab.Director(pin, DirectorAction{Kind: DirectorUndo}, h.now()); err != nil {
+			t.Fatal(err)
+		}
+		st := h.wantBanner(VerdictDirector, "taken back", "Take the dame stones at D9 off the board first")
+		if st.Phase != PhasePlaying || !slices.Contains(st.Expected, h.pt("D9")) {
+			t.Fatalf("phase %v, expected %v: want play, D9 to take off", st.Phase, st.Expected)
+		}
+		h.put('.', "D9")
+		h.look()
+		if st := h.wantBanner(VerdictInfo, "matches the game again"); len(st.Expected) != 0 {
+			t.Fatalf("expected %v once the dame stone is off", st.Expected)
 		}
 	})
 	t.Run("not under AGA rules", func(t *testing.T) {

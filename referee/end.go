@@ -297,10 +297,7 @@ func (t *core) applyResume(req engine.Color, at time.Time) error {
 	says := []Phrase{phrase("Play resumes at {{.Color}}'s request ({{.Rule}}): {{.ToMove}} to play.", "Color", title(req), "Rule", rule, "ToMove", title(g.ToMove()))}
 	var pts []engine.Point
 	if len(fills) > 0 {
-		for _, m := range fills {
-			pts = append(pts, m.Point)
-		}
-		pts = sortedPoints(pts)
+		pts = fillPoints(fills)
 		t.differs = pts
 		says = append(says, phrase("Take the dame stones at {{.Points}} off the board first: dame filling after the stop is not a move.",
 			"Points", vertices(g.Size(), pts)))
