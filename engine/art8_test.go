@@ -3,6 +3,7 @@ package engine
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"testing"
 )
 
@@ -270,5 +271,128 @@ func TestJapaneseArt8DameFilling(t *testing.T) {
 	}
 	if err := verify(g); err != nil {
 		t.Error(err)
+	}
+}
+
+// TestJapaneseArt8FillOnlyOpenDame: after the stop only the open dame OpenDame names can be
+// filled (art. 8). White's territory behind a gap in White's wall touches Black through the gap,
+// but it is territory once the gap is filled: a stone there is refused, the gap is filled first,
+// and a seki's shared liberty is never filled.
+func TestJapaneseArt8FillOnlyOpenDame(t *testing.T) {
+	r, _ := Preset("japanese")
+	gap := []string{
+		". . X . . . . . .",
+		". . X O . . . . .",
+		". . X O . . . . .",
+		". . X O . . . . .",
+		". . X O . . . . .",
+		". . X O . . . . .",
+		". . X O . . . . .",
+		". . X O . . . . .",
+		". . X O . . . . .",
+	}
+	seki := []string{ // Black's and White's inner groups share C1 and E1, and neither can fill one
+		". . . . . . . . .",
+		". . . . . . . . .",
+		". . . . . . . . .",
+		"X X X X X X . . .",
+		"O O O O O X . . .",
+		"X X X X O X . . .",
+		"O O O X O X . . .",
+		". X O X O X . . .",
+		"O . O . O X . . .",
+	}
+	for _, tc := range []struct {
+		name    string
+		diagram []string
+		fill    string
+		color   Color
+		want    error // nil: filled
+	}{
+		{"the gap", gap, "D9", White, nil},
+		{"the gap, by the other colour", gap, "D9", Black, nil},
+		{"territory behind the gap", gap, "F5", Black, ErrNotDame},
+		{"the far corner behind the gap", gap, "J1", White, ErrNotDame},
+		{"the filler's own territory", gap, "A5", Black, ErrNotDame},
+		{"a seki's shared liberty", seki, "D1", Black, ErrNotDame},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			g := diagramRules(t, r, Black, tc.diagram...)
+			mustPlay(t, g, "B pass", "W pass")
+			open, _, err := g.OpenDame(nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			p := pt(t, g, tc.fill)
+			err = g.FillDame(Move{Color: tc.color, Point: p}, nil)
+			if !errors.Is(err, tc.want) || (err == nil) != slices.Contains(open, p) {
+				t.Fatalf("fill %s: %v, want %v (open dame %v)", tc.fill, err, tc.want, open)
+			}
+			if err := verify(g); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+}
+
+// TestJapaneseArt8DameNextToADeadStone: a dame next to a stone marked dead is filled like any other
+// (art. 8: the dead stone is off the board for the count, and the fill's safety is judged without
+// it), but not by the dead stone's own colour, whose stone would join it; the dead stone's own
+// point is regarded as filled and not named, since the stone stands there until the count.
+func TestJapaneseArt8DameNextToADeadStone(t *testing.T) {
+	r, _ := Preset("japanese")
+	// Columns D and E are open between Black's wall C and White's wall F; White's stone D5 is
+	// marked dead.
+	rows := []string{
+		". . X . . O . . .",
+		". . X . . O . . .",
+		". . X . . O . . .",
+		". . X . . O . . .",
+		". . X O . O . . .",
+		". . X . . O . . .",
+		". . X . . O . . .",
+		". . X . . O . . .",
+		". . X . . O . . .",
+	}
+	for _, tc := range []struct {
+		fill  string
+		color Color
+		want  error
+		same  bool // the count is the same: the fill closes Black's wall as the count regarded
+	}{
+		{"D4", Black, nil, true},        // next to White's dead D5
+		{"D6", Black, nil, true},        // the same, above it
+		{"E5", Black, nil, false},       // the same, on its right (the gap is then shared otherwise)
+		{"D4", White, ErrNotDame, true}, // White's stone would join the dead D5
+		{"E5", White, ErrNotDame, true}, // the same
+		{"D5", Black, ErrIllegalMove, true},
+	} {
+		t.Run(fmt.Sprintf("%v %s", tc.color, tc.fill), func(t *testing.T) {
+			g := diagramRules(t, r, Black, rows...)
+			mustPlay(t, g, "B pass", "W pass")
+			dead := []Point{pt(t, g, "D5")}
+			open, _, err := g.OpenDame(dead)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if slices.Contains(open, pt(t, g, "D5")) || !slices.Contains(open, pt(t, g, "D4")) || !slices.Contains(open, pt(t, g, "D6")) || !slices.Contains(open, pt(t, g, "E5")) {
+				t.Fatalf("open dame %v: want D4, D6 and E5, not the dead stone's D5", open)
+			}
+			before, err := g.Score(dead)
+			if err != nil {
+				t.Fatal(err)
+			}
+			err = g.FillDame(Move{Color: tc.color, Point: pt(t, g, tc.fill)}, dead)
+			if !errors.Is(err, tc.want) {
+				t.Fatalf("fill %s: %v, want %v", tc.fill, err, tc.want)
+			}
+			if err := verify(g); err != nil {
+				t.Error(err)
+			}
+			// A dame filled as the count regarded it changes no territory count.
+			if after, err := g.Score(dead); err != nil || (tc.same && after.Result != before.Result) {
+				t.Errorf("count %s after the fill, %s before (%v)", after.Result, before.Result, err)
+			}
+		})
 	}
 }

@@ -16,10 +16,11 @@ var (
 
 // FillDame puts m's stone on an open dame after the stop (Japanese art. 8: players fill the dame
 // before counting). It is not a move: it goes into no record, gives nobody a prisoner and changes
-// nobody's turn; Score counts the board with it. The point must be empty and a dame of the position
-// with the stones in dead taken off (its empty region touches live stones of both colours, and no
-// stone in dead), and the stone must capture nothing and keep a liberty. Resume and Undo take the
-// dame stones off again (the players take them off the board: they were not moves).
+// nobody's turn; Score counts the board with it. The point must be empty and one of the open dame
+// OpenDame names in the position with the stones in dead taken off (its empty region touches live
+// stones of both colours, no stone in dead, and it is not territory behind another open dame nor a
+// seki's shared liberty), and the stone must capture nothing and keep a liberty. Resume and Undo
+// take the dame stones off again (the players take them off the board: they were not moves).
 func (g *Game) FillDame(m Move, dead []Point) error {
 	if g.st.phase != Stopped {
 		return fmt.Errorf("fill dame: %w", ErrNotStopped)
@@ -40,14 +41,27 @@ func (g *Game) FillDame(m Move, dead []Point) error {
 		return err
 	}
 	for _, d := range b.dirs {
-		if q := p + d; b.cells[q] != Empty && cells[q] == Empty && b.cells[q] != border {
-			return fmt.Errorf("fill dame at %s: %w (next to a stone marked dead)", m.Point.GTP(b.size), ErrNotDame)
+		// Next to an opponent's stone marked dead a dame is filled like any other (the dead stone
+		// is off the board for the count); next to the filler's own, the stone would join it.
+		if q := p + d; b.cells[q] == m.Color && cells[q] == Empty {
+			return fmt.Errorf("fill dame at %s: %w (next to a %s stone marked dead, which the stone would join)", m.Point.GTP(b.size), ErrNotDame, m.Color)
 		}
 	}
 	if black, white := g.regionTouches(cells, p); !black || !white {
 		return fmt.Errorf("fill dame at %s: %w (its empty points touch only one colour)", m.Point.GTP(b.size), ErrNotDame)
 	}
-	o := b.analyze(p, m.Color)
+	if view := g.fillDame(cells); view[p] == Empty {
+		// An empty point behind an open dame (White's territory behind a gap in White's wall)
+		// touches both colours through the gap, but it is territory once the gap is filled: only
+		// the dame OpenDame names can be filled, the gap first.
+		return fmt.Errorf("fill dame at %s: %w (not an open dame: territory, or a seki's shared liberty)", m.Point.GTP(b.size), ErrNotDame)
+	}
+	// Safe on the board the count sees: the stones marked dead taken off (a dead stone whose last
+	// liberty the fill takes stays on the game's board, dead, until the count removes it).
+	counted := newBoard(b.size)
+	copy(counted.cells, cells)
+	counted.rebuild()
+	o := counted.analyze(p, m.Color)
 	if o.captured > 0 || o.suicide {
 		return fmt.Errorf("fill dame at %s: %w (a stone there would capture)", m.Point.GTP(b.size), ErrNotDame)
 	}
@@ -87,8 +101,9 @@ func (g *Game) clearFills() {
 
 // OpenDame returns the dame still open in the position with the chains at dead taken off: fillable
 // are those the count regards as filled under Japanese art. 8 (a stone can be put there safely,
-// perhaps once another is; see Score), seki the shared liberties of a seki, which nobody can fill
-// and which stay open. Both are sorted by row, then column.
+// perhaps once another is; see Score) but for the points of the stones in dead (regarded as filled,
+// since the dead stone stands there until the count), seki the shared liberties of a seki, which
+// nobody can fill and which stay open. Both are sorted by row, then column.
 func (g *Game) OpenDame(dead []Point) (fillable, seki []Point, err error) {
 	cells, _, err := g.withoutDead(dead)
 	if err != nil {
@@ -103,8 +118,11 @@ func (g *Game) OpenDame(dead []Point) (fillable, seki []Point, err error) {
 				continue
 			}
 			switch {
-			case view[i] != Empty:
+			case view[i] != Empty && b.cells[i] == Empty:
 				fillable = append(fillable, Point{x, y})
+			case view[i] != Empty:
+				// A dead stone's point is regarded as filled, not named: the stone stays on the
+				// game's board, dead, until the count removes it, so nothing can be put there.
 			default:
 				if black, white := g.regionTouches(view, i); black && white {
 					seki = append(seki, Point{x, y})

@@ -223,6 +223,7 @@ type State struct {
 	FromProposal    bool               // the marking is the engine's proposal, unchanged
 	Score           *engine.Score      // the count of the current marking (PhaseMarking) or the final one
 	Dame            DameState          // dame filling after the stop (Japanese rules art. 8)
+	CountBoard      CountBoard         // where the board seen after the stop disagrees with the marking (PhaseMarking): the count waits
 	Repetition      *Repetition        // a whole-board repetition standing (Japanese rules art. 12; PhasePlaying), nil if none
 	Confirmation    *ConfirmationState // the confirmation of life and death by play (Japanese rules art. 7.2; PhaseMarking), nil if none
 	Result          string             // SGF result ("B+3.5", "W+R", "B+T", "0", "Void"); "" until ended

@@ -224,6 +224,8 @@ func (t *core) applyConfEnd(at time.Time) error {
 	for _, p := range captured {
 		t.dead[p] = true
 	}
+	t.liftDead = map[engine.Point]bool{}
+	t.refillDame()
 	t.markingChanged()
 	var played []string
 	var placed []engine.Point

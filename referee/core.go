@@ -73,8 +73,10 @@ type core struct {
 	effects []Effect         // what the event being applied asked for
 	lastAt  time.Time        // the time of the last event applied
 	presses int              // clock presses applied
-	// passBoard is the still board journaled with the pass press being applied (nil: none seen).
-	passBoard *observe.Observation
+	// passBoard is the still board journaled with the pass press being applied (nil: none seen),
+	// and passMoving whether the board was not still at that press (the pass then waits for it).
+	passBoard  *observe.Observation
+	passMoving bool
 
 	setup     Setup
 	rules     engine.Rules
@@ -119,6 +121,12 @@ type core struct {
 	// dameAsked: both players confirmed with dame still open (Japanese art. 8) and were asked to
 	// fill them or confirm again (see dameBeforeCount).
 	dameAsked bool
+	// endSeen is the last reading of the board after the stop (nil: none differed from the
+	// game's board yet), countBoard where it disagrees with the marking, and liftDead the stones
+	// marked dead because their whole group was taken off the board (countboard.go).
+	endSeen    *observe.Observation
+	countBoard CountBoard
+	liftDead   map[engine.Point]bool
 	// repeat is the whole-board repetition standing under Japanese art. 12 (nil: none), and
 	// repeatSeen how often each repeated position (by the move after which it first stood) came
 	// back since the last stone that did not repeat (see noteRepetition).
@@ -136,7 +144,7 @@ type core struct {
 // newCore returns an empty core (no game set up).
 func newCore(cfg coreConfig, live clock.TimeSource, hold time.Duration) *core {
 	return &core{cfg: cfg, live: live, notes: map[int]*moveNote{}, dead: map[engine.Point]bool{},
-		stab: observe.NewStabilizer(hold)}
+		liftDead: map[engine.Point]bool{}, stab: observe.NewStabilizer(hold)}
 }
 
 // emit records an effect of the event being applied.
@@ -200,7 +208,8 @@ func (t *core) apply(ev *event) error {
 			}
 			t.passBoard = &o
 		}
-		defer func() { t.passBoard = nil }()
+		t.passMoving = ev.Moving && ev.Press.Button == clock.PassButton
+		defer func() { t.passBoard, t.passMoving = nil, false }()
 		return t.applyPress(ev.Press, ev.At)
 	case kindObs:
 		if t.game == nil {

@@ -29,6 +29,7 @@ func coreEvents(c *core, data []byte, at time.Time) []*event {
 		switch kind % 12 {
 		case 0, 1, 2:
 			ev.Kind, ev.Press = kindPress, clock.Press{Button: clock.Button(1 + kind%3), At: at}
+			ev.Moving = ev.Press.Button == clock.PassButton && b%5 == 0 // pressed while the board was not still
 		case 3, 4, 5:
 			board := strings.Repeat(".", size*size)
 			if c.game != nil {

@@ -14,8 +14,9 @@ import (
 // open dame is dame filling, not a move: it goes into no record and gives nobody a prisoner, and the
 // count is taken on the board with it. The counting state names the dame still open. The count is
 // final only when no dame that can be filled is left, or when both players confirm a second time
-// that the dame left open are regarded as filled. Under the other rulesets dame cost nothing and
-// stones placed after the stop are not looked at.
+// that the dame left open are regarded as filled. Under the other rulesets no stone placed after
+// the stop is part of the game: the count board's check (countboard.go) names them, and the count
+// waits until they are off.
 
 // DameState is the dame filling of the counting phase (PhaseMarking) under Japanese rules.
 type DameState struct {
@@ -67,12 +68,10 @@ func (t *core) openDame() []engine.Point {
 // as a dame stone (a point misread now and then must not fill a dame).
 const sureStone = 0.95
 
-// dameChanges returns, in reading o, the stones seen for sure on points empty in the game (added)
-// and the dame stones placed after the stop that are gone (taken back).
-func (t *core) dameChanges(o observe.Observation) (added []engine.Move, taken []engine.Point) {
-	if !t.damePolicy() {
-		return nil, nil
-	}
+// afterStop returns, in reading o, the stones seen for sure on points empty in the game (added:
+// under Japanese rules dame filling, under every ruleset stones placed after the stop) and, under
+// Japanese rules, the dame stones placed after the stop that are gone (taken back).
+func (t *core) afterStop(o observe.Observation) (added []engine.Move, taken []engine.Point) {
 	g := t.game
 	size := g.Size()
 	for i, c := range g.Board() {
@@ -103,21 +102,50 @@ func (t *core) isFill(p engine.Point) bool {
 }
 
 // applyDame fills the dame the reading shows stones on, and takes back the dame stones gone from
-// it, saying what it did. It reports whether anything was said.
-func (t *core) applyDame(o observe.Observation) bool {
-	added, taken := t.dameChanges(o)
+// it (Japanese rules; nothing under the others). It returns what it did, to be said, and the
+// points it concerns; the stones that are not on an open dame are left to the count board's check
+// (countBoardOf), which names them.
+func (t *core) applyDame(o observe.Observation) ([]Phrase, []engine.Point) {
+	if !t.damePolicy() {
+		return nil, nil
+	}
+	added, taken := t.afterStop(o)
 	if len(added) == 0 && len(taken) == 0 {
-		return false
+		return nil, nil
 	}
 	g := t.game
 	size := g.Size()
-	dead := t.deadList()
 	for _, p := range taken {
 		if err := g.TakeBackFill(p); err != nil {
 			t.diag(slog.LevelError, "taking back a dame stone", "err", err)
 		}
 	}
-	// A dame may open only once another is filled: fill until nothing more can be.
+	filled := t.fillFrom(added)
+	if len(filled) == 0 && len(taken) == 0 {
+		return nil, nil // only stones off the dame: the count board's check names them
+	}
+	t.markingChanged()
+	var says []Phrase
+	var pts []engine.Point
+	if len(filled) > 0 {
+		says = append(says, phrase("Dame filled at {{.Points}}: dame filling is not a move.", "Points", moveVertices(size, filled)))
+		for _, m := range filled {
+			pts = append(pts, m.Point)
+		}
+	}
+	if len(taken) > 0 {
+		says = append(says, phrase("The dame stones at {{.Points}} were taken back.", "Points", vertices(size, sortedPoints(taken))))
+		pts = append(pts, taken...)
+	}
+	says = append(says, t.dameLeft())
+	return says, pts
+}
+
+// fillFrom fills the dame that the stones added stand on, and returns those filled. A dame may
+// open only once another is filled: it fills until nothing more can be.
+func (t *core) fillFrom(added []engine.Move) []engine.Move {
+	g := t.game
+	dead := t.deadList()
 	var filled []engine.Move
 	left := added
 	for progress := true; progress && len(left) > 0; {
@@ -133,33 +161,45 @@ func (t *core) applyDame(o observe.Observation) bool {
 		}
 		left = next
 	}
-	t.markingChanged()
-	var says []Phrase
+	return filled
+}
+
+// refillDame takes every dame stone back and fills again from the last board seen after the stop,
+// under the marking as it now stands: a stone next to a group marked dead may be a dame no more
+// once the group is marked alive, or be one only then (a stone of a group marked dead is no dame
+// stone). A stone that is not a dame stone is named by the count board's check (countboard.go).
+func (t *core) refillDame() {
+	g := t.game
+	if !t.damePolicy() || t.endSeen == nil {
+		return
+	}
+	for _, m := range g.DameFilled() {
+		if err := g.TakeBackFill(m.Point); err != nil {
+			t.diag(slog.LevelError, "taking back a dame stone", "err", err)
+		}
+	}
+	for p := range t.dead {
+		if g.At(p) == engine.Empty { // a dame stone that had joined the group marked dead
+			delete(t.dead, p)
+			delete(t.liftDead, p)
+		}
+	}
+	added, _ := t.afterStop(*t.endSeen)
+	t.fillFrom(added)
+}
+
+// fillPoints are the points of dame stones, row by row (nil for none).
+func fillPoints(fills []engine.Move) []engine.Point {
 	var pts []engine.Point
-	if len(filled) > 0 {
-		says = append(says, phrase("Dame filled at {{.Points}}: dame filling is not a move.", "Points", moveVertices(size, filled)))
-		for _, m := range filled {
+	for _, m := range fills {
+		if !m.Pass {
 			pts = append(pts, m.Point)
 		}
 	}
-	if len(taken) > 0 {
-		says = append(says, phrase("The dame stones at {{.Points}} were taken back.", "Points", vertices(size, sortedPoints(taken))))
-		pts = append(pts, taken...)
+	if len(pts) == 0 {
+		return nil
 	}
-	kind := VerdictMarking
-	if len(left) > 0 {
-		kind = VerdictBoardDiffers
-		var lp []engine.Point
-		for _, m := range left {
-			lp = append(lp, m.Point)
-		}
-		pts = append(pts, lp...)
-		says = append(says, phrase("The stones at {{.Points}} are not on an open dame: take them off. After the stop only dame are filled (Japanese rules art. 8).",
-			"Points", vertices(size, sortedPoints(lp))))
-	}
-	says = append(says, t.dameLeft())
-	t.setBanner(Verdict{Kind: kind, At: o.Time, Points: sortedPoints(pts), Says: says})
-	return true
+	return sortedPoints(pts)
 }
 
 // dameLeft says which open dame are left, and what the players do next.

@@ -2,6 +2,7 @@ package referee
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -13,7 +14,13 @@ import (
 // up to D8, so that D9 is the one open dame between Black's 18 points and White's 45.
 func walls(t *testing.T) *harness {
 	t.Helper()
-	h := newHarness(t, 9, nil)
+	return wallsWith(t, nil)
+}
+
+// wallsWith is walls with the table's options changed by mod.
+func wallsWith(t *testing.T, mod func(*Options)) *harness {
+	t.Helper()
+	h := newHarness(t, 9, mod)
 	start(h, func(s *Setup) { s.Rules = "japanese" })
 	for y := 1; y <= 8; y++ {
 		h.moves(fmt.Sprintf("B C%d", y), fmt.Sprintf("W D%d", y))
@@ -55,6 +62,10 @@ func TestJapaneseArt8DameFillingAtTheTable(t *testing.T) {
 		}
 		if got := h.movesGTP(); got != moves {
 			t.Fatalf("the dame stone became a move: %q", got)
+		}
+		// A dame stone on its own is no group to mark dead.
+		if err := h.tab.ToggleDead(h.pt("E9"), h.now()); err == nil || len(h.state().Dead) != 0 {
+			t.Fatalf("the dame stone E9 was marked: %v, dead %v", err, h.state().Dead)
 		}
 		h.reopen() // the journal replays the fill
 		if st := h.state(); len(st.Dame.Filled) != 2 {
@@ -108,6 +119,24 @@ func TestJapaneseArt8DameFillingAtTheTable(t *testing.T) {
 			t.Fatalf("phase %v, D9 %v after resuming", st.Phase, st.Board[h.pt("D9").Y*9+h.pt("D9").X])
 		}
 	})
+	t.Run("taken back by the director's undo", func(t *testing.T) {
+		h := wallsWith(t, withDirector)
+		h.put('X', "D9")
+		h.look()
+		h.wantBanner(VerdictMarking, "Dame filled at B D9")
+		if err := h.tab.Director(pin, DirectorAction{Kind: DirectorUndo}, h.now()); err != nil {
+			t.Fatal(err)
+		}
+		st := h.wantBanner(VerdictDirector, "taken back", "Take the dame stones at D9 off the board first")
+		if st.Phase != PhasePlaying || !slices.Contains(st.Expected, h.pt("D9")) {
+			t.Fatalf("phase %v, expected %v: want play, D9 to take off", st.Phase, st.Expected)
+		}
+		h.put('.', "D9")
+		h.look()
+		if st := h.wantBanner(VerdictInfo, "matches the game again"); len(st.Expected) != 0 {
+			t.Fatalf("expected %v once the dame stone is off", st.Expected)
+		}
+	})
 	t.Run("not under AGA rules", func(t *testing.T) {
 		h := newHarness(t, 9, nil)
 		start(h, nil)
@@ -116,8 +145,71 @@ func TestJapaneseArt8DameFillingAtTheTable(t *testing.T) {
 		h.press(clock.PassButton)
 		h.put('X', "E5")
 		h.look()
-		if st := h.state(); st.Dame.Applies || st.Banner.Kind != VerdictStopped {
+		// Not dame filling: a stone that is not part of the game (TestAGARule12StonesPlacedAfterTheStop).
+		if st := h.state(); st.Dame.Applies || len(st.Dame.Filled) != 0 || st.Banner.Kind != VerdictBoardDiffers || !strings.Contains(st.Banner.Message, "not part of the game") {
 			t.Fatalf("AGA: dame %+v, banner %v %q", st.Dame, st.Banner.Kind, st.Banner.Message)
+		}
+	})
+}
+
+// TestJapaneseArt8DameNextToADeadStone: a dame next to a stone marked dead is filled like any
+// other (art. 8; the dead stone is off the board for the count), and the count is the one with the
+// dame regarded as filled. A stone next to its own colour's dead stone would join it: it is no dame
+// stone while that stone is marked dead, and becomes one when the stone is marked alive.
+func TestJapaneseArt8DameNextToADeadStone(t *testing.T) {
+	// Black's dead stone E9 stands in White's area, next to the gap D9 in White's wall.
+	game := func(t *testing.T) *harness {
+		h := newHarness(t, 9, nil)
+		start(h, func(s *Setup) { s.Rules = "japanese" })
+		for y := 1; y <= 8; y++ {
+			h.moves(fmt.Sprintf("B C%d", y), fmt.Sprintf("W D%d", y))
+		}
+		h.moves("B C9", "W H2", "B E9")
+		h.press(clock.PassButton) // White
+		h.press(clock.PassButton) // Black: the game stops
+		markDead(h, "E9")
+		if st := h.state(); fmt.Sprint(st.Dame.Open) != h.pts("D9") {
+			t.Fatalf("open dame %v, want D9", st.Dame.Open)
+		}
+		return h
+	}
+	ref := game(t)
+	want := confirmCount(ref) // D9 regarded as filled
+	if want.Phase != PhaseEnded {
+		t.Fatalf("reference: phase %v", want.Phase)
+	}
+	t.Run("filled next to the dead stone", func(t *testing.T) {
+		h := game(t)
+		h.put('.', "E9") // the dead stone taken off
+		h.put('O', "D9")
+		h.look()
+		st := h.wantBanner(VerdictMarking, "Dame filled at W D9", "No open dame is left")
+		if len(st.Dame.Filled) != 1 || !st.CountBoard.Agrees() {
+			t.Fatalf("dame %+v, count board %+v", st.Dame, st.CountBoard)
+		}
+		h.reopen()
+		if got := confirmCount(h); got.Phase != PhaseEnded || got.Result != want.Result {
+			t.Fatalf("phase %v result %q, want %q (the dame regarded as filled)", got.Phase, got.Result, want.Result)
+		}
+	})
+	t.Run("next to its own colour's dead stone", func(t *testing.T) {
+		h := game(t)
+		h.put('X', "D9")
+		h.look()
+		st := h.wantBanner(VerdictBoardDiffers, "D9", "not on an open dame")
+		if len(st.Dame.Filled) != 0 || fmt.Sprint(st.CountBoard.Placed) != h.pts("D9") {
+			t.Fatalf("dame %+v, count board %+v: want D9 refused", st.Dame, st.CountBoard)
+		}
+		if err := h.tab.ToggleDead(h.pt("E9"), h.now()); err != nil {
+			t.Fatal(err)
+		}
+		st = h.wantBanner(VerdictMarking, "marked alive")
+		if len(st.Dame.Filled) != 1 || !st.CountBoard.Agrees() || len(st.Dead) != 0 {
+			t.Fatalf("dame %+v, count board %+v, dead %v: want D9 filled once E9 is alive", st.Dame, st.CountBoard, st.Dead)
+		}
+		h.reopen() // the journal replays the marking and the fill
+		if st := h.state(); len(st.Dame.Filled) != 1 || !st.CountBoard.Agrees() {
+			t.Fatalf("after the replay: dame %+v, count board %+v", st.Dame, st.CountBoard)
 		}
 	})
 }

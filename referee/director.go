@@ -208,6 +208,7 @@ func (t *core) applyDirector(a DirectorAction, at time.Time) error {
 	case DirectorUndo:
 		n := g.MoveNumber()
 		last := g.Moves()[n-1]
+		fills := g.DameFilled() // the undo takes them off the game's board
 		if err := g.Undo(); err != nil {
 			return err
 		}
@@ -225,6 +226,11 @@ func (t *core) applyDirector(a DirectorAction, at time.Time) error {
 				says = append(says, phrase("Take the stone off {{.Point}}.", "Point", last.Move.Point.GTP(size)))
 			}
 		}
+		if dame := fillPoints(fills); len(dame) > 0 {
+			fix = append(fix, dame...)
+			says = append(says, phrase("Take the dame stones at {{.Points}} off the board first: dame filling after the stop is not a move.",
+				"Points", vertices(size, dame)))
+		}
 		t.differs = fix
 		say(says, fix...)
 	case DirectorCorrect:
@@ -235,13 +241,14 @@ func (t *core) applyDirector(a DirectorAction, at time.Time) error {
 		old := g.Moves()[n-1]
 		m, _ := parseMove(a.Move, size)
 		m.Color = old.Move.Color
+		fills := g.DameFilled() // the correction takes them off the game's board
 		if err := t.rewrite(n, m); err != nil {
 			t.setBanner(Verdict{Kind: VerdictDirector, At: at,
 				Says: []Phrase{phrase("Director: correction refused: {{.Err}}", "Err", err.Error())}})
 			return err
 		}
 		t.reopen(at)
-		t.differs = nil
+		t.differs = fillPoints(fills) // the dame stones are still on the wooden board
 		args := []string{"N", fmt.Sprint(n), "From", old.Move.GTP(size), "To", m.GTP(size)}
 		if !old.Move.Pass || !m.Pass {
 			say([]Phrase{phrase("Director: move {{.N}} corrected from {{.From}} to {{.To}}; make the board match the record.", args...)})
@@ -249,6 +256,7 @@ func (t *core) applyDirector(a DirectorAction, at time.Time) error {
 			say([]Phrase{phrase("Director: move {{.N}} corrected from {{.From}} to {{.To}}.", args...)})
 		}
 		if g.Phase() == engine.Stopped {
+			t.differs = nil // the count board's check names what is not the game's
 			t.enterStop(at)
 		}
 	case DirectorAdjustClock:
@@ -322,6 +330,7 @@ func (t *core) reopen(at time.Time) {
 	t.pending, t.capture, t.halted, t.queue = nil, nil, nil, nil
 	t.dead = map[engine.Point]bool{}
 	t.score = nil
+	t.resetCountBoard()
 	t.confirm = [3]bool{}
 	t.fromProp, t.propBusy = false, false
 	t.propGen++

@@ -50,6 +50,7 @@ func (t *core) enterStop(at time.Time) {
 	t.propGen++
 	t.confirm = [3]bool{}
 	t.dameAsked = false
+	t.resetCountBoard()
 	t.rescore()
 	t.comment("The game stopped after two passes.")
 	says := []Phrase{phrase("Two passes stop the game. Mark the dead stones (touch a group, or take its stones off the board), then both players press their clock to confirm; or ask to resume play.")}
@@ -121,6 +122,8 @@ func (t *core) applyProposal(ev *event, at time.Time) error {
 			t.dead[q] = true
 		}
 	}
+	t.liftDead = map[engine.Point]bool{}
+	t.refillDame()
 	t.markingChanged()
 	t.fromProp = true
 	dead := t.deadList()
@@ -128,8 +131,8 @@ func (t *core) applyProposal(ev *event, at time.Time) error {
 	if len(dead) > 0 {
 		says = phrase("The engine proposes {{.N}} dead stones: {{.Points}}.", "N", fmt.Sprint(len(dead)), "Points", vertices(size, dead))
 	}
-	t.setBanner(Verdict{Kind: VerdictMarking, At: at, Points: dead,
-		Says: []Phrase{says, phrase("Both players press their clock to accept, or touch groups to change it.")}})
+	t.setBanner(t.withCountBoard(Verdict{Kind: VerdictMarking, At: at, Points: dead,
+		Says: []Phrase{says, phrase("Both players press their clock to accept, or touch groups to change it.")}}))
 	return nil
 }
 
@@ -139,6 +142,7 @@ func (t *core) markingChanged() {
 	t.dameAsked = false
 	t.confirm = [3]bool{}
 	t.rescore()
+	t.recheckCountBoard()
 }
 
 func (t *core) rescore() {
@@ -157,8 +161,12 @@ func (t *Table) ToggleDead(p engine.Point, at time.Time) error {
 	if t.phase != PhaseMarking {
 		return fmt.Errorf("%w: dead stones are marked after the game stopped", ErrPhase)
 	}
-	if len(t.game.Chain(p)) == 0 {
+	chain := t.game.Chain(p)
+	if len(chain) == 0 {
 		return fmt.Errorf("%w: no stone at %s", ErrPhase, p.GTP(t.game.Size()))
+	}
+	if !slices.ContainsFunc(chain, func(q engine.Point) bool { return !t.isFill(q) }) {
+		return fmt.Errorf("%w: the stones at %s are dame stones placed after the stop, not a group to mark", ErrPhase, vertices(t.game.Size(), sortedPoints(chain)))
 	}
 	return t.runEvent(&event{Kind: kindToggle, At: at, Point: p.GTP(t.game.Size())})
 }
@@ -171,6 +179,9 @@ func (t *core) applyToggle(p engine.Point, at time.Time) error {
 	if len(chain) == 0 {
 		return fmt.Errorf("%w: no stone at %s", ErrPhase, p.GTP(t.game.Size()))
 	}
+	if !slices.ContainsFunc(chain, func(q engine.Point) bool { return !t.isFill(q) }) {
+		return fmt.Errorf("%w: the stones at %s are dame stones placed after the stop, not a group to mark", ErrPhase, vertices(t.game.Size(), sortedPoints(chain)))
+	}
 	dead := !t.dead[p]
 	for _, q := range chain {
 		if dead {
@@ -178,15 +189,17 @@ func (t *core) applyToggle(p engine.Point, at time.Time) error {
 		} else {
 			delete(t.dead, q)
 		}
+		delete(t.liftDead, q) // the players' marking now, whatever the board showed
 	}
+	t.refillDame()
 	t.markingChanged()
 	args := []string{"Stone", stoneWord(t.game.At(p)), "Point", p.GTP(t.game.Size()), "N", fmt.Sprint(len(chain))}
 	says := phrase("The {{.Stone}} group at {{.Point}} ({{.N}} stones) is marked alive.", args...)
 	if dead {
 		says = phrase("The {{.Stone}} group at {{.Point}} ({{.N}} stones) is marked dead.", args...)
 	}
-	t.setBanner(Verdict{Kind: VerdictMarking, At: at, Points: sortedPoints(chain),
-		Says: []Phrase{says, phrase("Both players press their clock to confirm.")}})
+	t.setBanner(t.withCountBoard(Verdict{Kind: VerdictMarking, At: at, Points: sortedPoints(chain),
+		Says: []Phrase{says, phrase("Both players press their clock to confirm.")}}))
 	return nil
 }
 
@@ -206,7 +219,7 @@ func (t *core) applyConfirm(c engine.Color, at time.Time) error {
 	}
 	t.confirm[c] = true
 	if t.confirm[c.Opponent()] {
-		if !t.dameBeforeCount(at) {
+		if !t.countBoardBeforeCount(at) || !t.dameBeforeCount(at) {
 			return nil
 		}
 		t.count(at)
@@ -266,6 +279,7 @@ func (t *core) applyResume(req engine.Color, at time.Time) error {
 	}
 	t.phase = PhasePlaying
 	t.dead = map[engine.Point]bool{}
+	t.resetCountBoard()
 	t.score = nil
 	t.confirm = [3]bool{}
 	t.fromProp, t.propBusy = false, false
@@ -283,10 +297,7 @@ func (t *core) applyResume(req engine.Color, at time.Time) error {
 	says := []Phrase{phrase("Play resumes at {{.Color}}'s request ({{.Rule}}): {{.ToMove}} to play.", "Color", title(req), "Rule", rule, "ToMove", title(g.ToMove()))}
 	var pts []engine.Point
 	if len(fills) > 0 {
-		for _, m := range fills {
-			pts = append(pts, m.Point)
-		}
-		pts = sortedPoints(pts)
+		pts = fillPoints(fills)
 		t.differs = pts
 		says = append(says, phrase("Take the dame stones at {{.Points}} off the board first: dame filling after the stop is not a move.",
 			"Points", vertices(g.Size(), pts)))

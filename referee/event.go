@@ -49,6 +49,9 @@ type event struct {
 	Gen      int             `json:"gen,omitempty"`
 	Director *DirectorAction `json:"director,omitempty"`
 	View     string          `json:"view,omitempty"`
+	// Moving: the pass button was pressed while the board was not still (a hand over it, a stone
+	// just put down); the pass waits for the still board (see passWithStone).
+	Moving bool `json:"moving,omitempty"`
 	// Outputs.
 	Of       uint64       `json:"of,omitempty"`
 	Verdicts []Verdict    `json:"verdicts,omitempty"`

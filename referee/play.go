@@ -236,8 +236,12 @@ func (t *core) obsMatters(o observe.Observation) bool {
 		if t.conf != nil {
 			return t.pending != nil
 		}
-		added, taken := t.dameChanges(o)
-		return len(t.removedChains(o)) > 0 || len(added) > 0 || len(taken) > 0
+		// Every change of the board after the stop is journaled: the count board's check
+		// (countboard.go) is made again on the last one whenever the marking changes.
+		if t.endSeen == nil {
+			return len(changes(o.Size, t.game.Board(), o)) > 0
+		}
+		return !o.SameStones(*t.endSeen)
 	}
 	return false
 }
@@ -288,23 +292,7 @@ func (t *core) applyObs(o observe.Observation) error {
 			}
 			return nil
 		}
-		chains := t.removedChains(o)
-		if len(chains) == 0 {
-			t.applyDame(o)
-			return nil
-		}
-		var all []engine.Point
-		for _, ch := range chains {
-			for _, p := range ch {
-				t.dead[p] = true
-			}
-			all = append(all, ch...)
-		}
-		t.markingChanged()
-		t.setBanner(Verdict{Kind: VerdictMarking, At: o.Time, Points: sortedPoints(all),
-			Says: []Phrase{phrase("Stones taken off the board count as dead: {{.Points}}. Both players press their clock to confirm.",
-				"Points", vertices(t.game.Size(), sortedPoints(all)))}})
-		t.applyDame(o)
+		t.applyCountBoardObs(o)
 	}
 	return nil
 }
@@ -348,11 +336,17 @@ func (t *Table) Press(p clock.Press) error {
 	}
 	prev := t.pending
 	ev := &event{Kind: kindPress, At: p.At, Press: p}
-	if p.Button == clock.PassButton && t.game != nil && t.usableSeen() {
+	switch {
+	case p.Button != clock.PassButton || t.game == nil:
+	case t.usableSeen():
 		// The board the pass was pressed on goes into the journal with it: a pass with a new
 		// stone on the board is refused, here and in every replay.
 		o := journalForm(t.seen)
 		ev.Board, ev.Probs = boardText(o), probsText(o)
+	case t.phase == PhasePlaying && t.hasRaw && !t.sightHeld():
+		// The camera sees the board, but it is not still (a hand over it, a stone just put
+		// down): the pass waits for the still board, which must show no new stone.
+		ev.Moving = true
 	}
 	if err := t.runEvent(ev); err != nil {
 		return err
@@ -376,8 +370,11 @@ func (t *Table) Press(p clock.Press) error {
 func (t *core) waitingBanner() {
 	p := t.pending
 	says := phrase("Checking the move… keep hands off the board.")
-	if p.Start {
+	switch {
+	case p.Start:
 		says = phrase("Checking the starting position… keep hands off the board.")
+	case p.Pass:
+		says = phrase("Checking the board before the pass… keep hands off the board.")
 	}
 	t.setBanner(Verdict{Kind: VerdictWaiting, Color: p.Color, At: p.At, Says: []Phrase{says}})
 }
@@ -561,6 +558,10 @@ func (t *core) pressNow(p clock.Press, at, now time.Time) error {
 			return nil
 		}
 		d := t.decide(p)
+		if p.Button == clock.PassButton && t.passMoving && t.passBoard == nil {
+			t.pending = &pendingPress{Pass: true, Color: g.ToMove(), At: at, Deadline: deadline}
+			return nil
+		}
 		if p.Button == clock.PassButton && t.passWithStone(at) {
 			return nil
 		}
@@ -612,6 +613,12 @@ func (t *core) resolve(o observe.Observation) {
 	switch {
 	case p.Start:
 		t.startGame(o, at)
+	case p.Pass:
+		t.passBoard = &o
+		if !t.passWithStone(at) {
+			_ = t.pass(at)
+		}
+		t.passBoard = nil
 	case t.catchUp(p, o):
 	default:
 		t.evaluate(p.Color, o, at)
@@ -1085,9 +1092,13 @@ func (t *core) applyTimeout(at time.Time) error {
 		return nil
 	}
 	t.pending = nil
-	t.setBanner(Verdict{Kind: VerdictNotSeen, Color: p.Color, At: at,
-		Says: []Phrase{phrase("The board could not be seen clearly for {{.Time}} (hands over it?): keep hands off the board and press the clock again.",
-			"Time", t.cfg.PressWait.Round(time.Second).String())}})
+	says := phrase("The board could not be seen clearly for {{.Time}} (hands over it?): keep hands off the board and press the clock again.",
+		"Time", t.cfg.PressWait.Round(time.Second).String())
+	if p.Pass {
+		says = phrase("The board could not be seen clearly for {{.Time}} (hands over it?): the pass does not count. Keep hands off the board and press pass again.",
+			"Time", t.cfg.PressWait.Round(time.Second).String())
+	}
+	t.setBanner(Verdict{Kind: VerdictNotSeen, Color: p.Color, At: at, Says: []Phrase{says}})
 	t.refuseQueue(at, word("since the press before did not count"))
 	return nil
 }

@@ -333,6 +333,76 @@ func TestPassWithAStoneOnTheBoard(t *testing.T) {
 	}
 }
 
+// TestPassWithAStoneOnTheBoardNotStill: a pass pressed while the board is not still (a stone just
+// put down, a hand over the board) waits for the still board, like a clock press: with a new stone
+// on it the pass does not count (the stone was neither dropped from the record nor taken as the
+// passer's next move); with none it counts, at the press. A board that stays covered refuses the
+// pass once the press wait is over; with the camera lost the pass counts at once, as before. The
+// journal replays each to the same table.
+func TestPassWithAStoneOnTheBoardNotStill(t *testing.T) {
+	tests := []struct {
+		name     string
+		steps    func(h *harness)
+		banner   VerdictKind
+		contains []string
+		moves    string
+	}{
+		{name: "a stone just put down", steps: func(h *harness) {
+			h.put('O', "C3")
+			h.tab.Observe(h.observation(h.board)) // one frame: not still yet
+			h.press(clock.PassButton)
+			if st := h.wantBanner(VerdictWaiting, "before the pass"); !st.Waiting || st.MoveNumber != 1 {
+				h.tb.Fatalf("waiting %v at move %d: want the pass waiting at move 1", st.Waiting, st.MoveNumber)
+			}
+			h.look()
+		}, banner: VerdictBoardDiffers, contains: []string{"pass does not count", "C3"}, moves: "B E5"},
+		{name: "a hand over the board, then no new stone", steps: func(h *harness) {
+			h.hand()
+			h.press(clock.PassButton)
+			h.wantBanner(VerdictWaiting, "before the pass")
+			h.look()
+		}, banner: VerdictPass, contains: []string{"White passes"}, moves: "B E5 W pass"},
+		{name: "a hand over the board, then the stone", steps: func(h *harness) {
+			h.hand()
+			h.press(clock.PassButton)
+			h.press(clock.BlackClock) // queued behind the pass, refused with it
+			h.put('O', "C3")
+			h.look()
+		}, banner: VerdictBoardDiffers, contains: []string{"pass does not count", "C3", "not counted"}, moves: "B E5"},
+		{name: "the board stays covered", steps: func(h *harness) {
+			h.hand()
+			h.press(clock.PassButton)
+			h.advance(4 * time.Second)
+			h.hand()
+			h.tab.Tick(h.now())
+		}, banner: VerdictNotSeen, contains: []string{"the pass does not count"}, moves: "B E5"},
+		{name: "the camera lost", steps: func(h *harness) {
+			h.see(observe.ViewNoPicture)
+			h.put('O', "C3")
+			h.press(clock.PassButton)
+		}, banner: VerdictPass, contains: []string{"White passes"}, moves: "B E5 W pass"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newHarness(t, 9, nil)
+			start(h, nil)
+			h.move(engine.Black, "E5")
+			tc.steps(h)
+			h.wantBanner(tc.banner, tc.contains...)
+			if got := h.movesGTP(); got != tc.moves {
+				t.Fatalf("moves %q, want %q", got, tc.moves)
+			}
+			h.reopen()
+			if got := h.movesGTP(); got != tc.moves {
+				t.Fatalf("moves %q after replaying the journal, want %q", got, tc.moves)
+			}
+			if st := h.state(); st.Waiting {
+				t.Fatal("a press still waits after the pass was settled")
+			}
+		})
+	}
+}
+
 // moves plays each move ("B E5", "W C3") in turn: the stone placed, seen, and the clock pressed.
 func (h *harness) moves(ms ...string) {
 	h.tb.Helper()

@@ -84,6 +84,7 @@ var (
 // pendingPress is a clock press waiting for a clear view of the board.
 type pendingPress struct {
 	Start    bool // a press in PhaseReady: check the starting position and start the clock
+	Pass     bool // the pass button pressed while the board was not still: it counts once the board, still, shows no new stone
 	Color    engine.Color
 	At       time.Time
 	Deadline time.Time
@@ -507,6 +508,12 @@ func (t *Table) State() State {
 	}
 	s.Dead = t.deadList()
 	s.Dame = t.dameState()
+	if t.phase == PhaseMarking && t.conf == nil {
+		s.CountBoard = CountBoard{Lifted: slices.Clone(t.countBoard.Lifted), Placed: slices.Clone(t.countBoard.Placed), Says: t.countBoardSays()}
+		if len(s.Expected) == 0 {
+			s.Expected = s.CountBoard.Points()
+		}
+	}
 	s.Repetition = t.repetitionState()
 	s.Confirmation = t.confirmationState()
 	if t.score != nil {

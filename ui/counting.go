@@ -260,6 +260,9 @@ func (c *CountScreen) stepsText() string {
 		return tr("Both players agreed: this is the result.")
 	case c.choosing:
 		return tr("Play the disputed stones out on the board (Japanese rules art. 7.2): the moves are not moves of the game. Who plays first?")
+	case v.Differs > 0 && v.Said != "":
+		// The board disagrees with the marking: nothing counts until it agrees.
+		return v.Said
 	case !zoomed && c.zoomNeeded():
 		return tr("Tap the part of the board with dead stones to zoom in.")
 	case v.Dame.Asked && v.Dame.Open > 0:
@@ -349,8 +352,8 @@ func (c *CountScreen) SetView(v CountView) {
 		show(false, c.agreeB, c.agreeW, c.resumeB, c.resumeW)
 	}
 	show(v.CanConfirm && !v.Ended && !asking && !c.choosing && !zoomed, c.playOut)
-	c.legend.Set(legendText(v.Dame), colDimText)
-	show(v.Dame.Applies && !v.Ended && legendText(v.Dame) != "", c.legend)
+	c.legend.Set(legendText(v), colDimText)
+	show(!v.Ended && legendText(v) != "", c.legend)
 	c.steps.Set(c.stepsText(), colText)
 	c.content.Refresh()
 }
@@ -366,9 +369,14 @@ func show(visible bool, objs ...fyne.CanvasObject) {
 	}
 }
 
-// legendText says what the dame marks on the board mean ("" when there are none).
-func legendText(d DameView) string {
+// legendText says what the dame marks and the board's differences on the board mean ("" when
+// there are none).
+func legendText(v CountView) string {
+	d := v.Dame
 	var parts []string
+	if v.Differs > 0 {
+		parts = append(parts, tr("Blue square: the board differs from the marking ({{.N}})", "N", v.Differs))
+	}
 	if d.Open > 0 {
 		parts = append(parts, tr("Magenta ring: open dame ({{.N}})", "N", d.Open))
 	}

@@ -403,6 +403,18 @@ func CountViewOf(st referee.State) CountView {
 			v.Said = dameSaid(st.Banner)
 		}
 	}
+	// Where the board disagrees with the marking: marked, and said until it agrees.
+	if differs := st.CountBoard.Points(); len(differs) > 0 && st.Phase == referee.PhaseMarking {
+		for _, p := range differs {
+			v.Board.Marks = append(v.Board.Marks, Mark{Point: p, Kind: MarkFix})
+		}
+		v.Differs = len(differs)
+		parts := make([]string, len(st.CountBoard.Says))
+		for i, p := range st.CountBoard.Says {
+			parts[i] = phraseText(p)
+		}
+		v.Said = strings.Join(parts, " ")
+	}
 	if r, err := engine.Preset(st.Setup.Rules); err == nil && r.ConfirmationKo && st.Phase == referee.PhaseMarking && st.Confirmation == nil {
 		v.CanConfirm = true
 	}

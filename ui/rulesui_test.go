@@ -548,3 +548,92 @@ func TestSekiDameMarked(t *testing.T) {
 		t.Errorf("legend %q", cs.legend.Text)
 	}
 }
+
+// TestAGARule9CountScreenShowsTheBoardDisagreeing: after the stop, while the board disagrees with
+// the marking (a live stone lifted, a stone that is not the game's: AGA rule 9, Japanese art. 10),
+// the counting screen marks the points in blue, says the referee's sentences about them in the
+// players' language whatever the latest verdict was, and explains the mark in the legend, and the
+// screen still fits in every language. Once the board agrees, the marks and the sentences go.
+func TestAGARule9CountScreenShowsTheBoardDisagreeing(t *testing.T) {
+	newTestApp(t)
+	t.Cleanup(func() { _ = SetLanguage("en") })
+	st := japaneseCountState(t)
+	lifted, placed := pt(t, "D5"), pt(t, "G8")
+	st.CountBoard = referee.CountBoard{Lifted: []engine.Point{lifted}, Placed: []engine.Point{placed}, Says: []referee.Phrase{
+		{Text: "The stones at {{.Points}} are off the board, but their groups are not marked dead: put them back, or mark the groups dead.",
+			Args: map[string]string{"Points": "D5"}},
+		{Text: "The stones at {{.Points}} are not on an open dame: take them off. After the stop only dame are filled (Japanese rules art. 8).",
+			Args: map[string]string{"Points": "G8"}},
+	}}
+	st.Black.Confirmed = true
+	st.Banner = referee.Verdict{Kind: referee.VerdictMarking, Color: engine.Black, Says: []referee.Phrase{{
+		Text: "{{.Color}} confirms the marking; {{.Opponent}}, press your clock to confirm too, or change the marking.",
+		Args: map[string]string{"Color": "Black", "Opponent": "White"}}}}
+	english := ""
+	for _, l := range Languages() {
+		if err := SetLanguage(l.Code); err != nil {
+			t.Fatal(err)
+		}
+		v := CountViewOf(st)
+		var fix []engine.Point
+		for _, m := range v.Board.Marks {
+			if m.Kind == MarkFix {
+				fix = append(fix, m.Point)
+			}
+		}
+		if fmt.Sprint(fix) != fmt.Sprint([]engine.Point{placed, lifted}) || v.Differs != 2 {
+			t.Fatalf("%s: differences marked at %v (%d), want D5 and G8", l.Code, fix, v.Differs)
+		}
+		cs := NewCountScreen(CountHandlers{})
+		w := test.NewWindow(cs.Content())
+		w.SetPadded(false)
+		for _, sz := range allDisplays {
+			w.Resize(sz)
+			cs.SetView(v)
+			cs.Content().Refresh()
+			checkCountLayout(t, fmt.Sprintf("%s %vx%v differs", l.Code, sz.Width, sz.Height), cs)
+		}
+		if !strings.Contains(cs.steps.Text, "D5") || !strings.Contains(cs.steps.Text, "G8") {
+			t.Errorf("%s: instructions %q do not name the points", l.Code, cs.steps.Text)
+		}
+		if l.Code == "en" {
+			english = cs.steps.Text
+			if !strings.Contains(english, "not marked dead") || !strings.Contains(english, "not on an open dame") {
+				t.Errorf("instructions %q: not the referee's sentences", english)
+			}
+		} else if cs.steps.Text == english || strings.Contains(cs.steps.Text, "off the board") {
+			t.Errorf("%s: instructions left in English: %q", l.Code, cs.steps.Text)
+		}
+		if !cs.legend.Visible() || !strings.Contains(cs.legend.Text, tr("Blue square: the board differs from the marking ({{.N}})", "N", 2)) {
+			t.Errorf("%s: legend %q", l.Code, cs.legend.Text)
+		}
+		if l.Code == "en" {
+			sz := displays[0]
+			w.Resize(sz)
+			cs.SetView(v)
+			img := capture(t, "count-board-differs", cs.Content(), sz)
+			d := fyne.CurrentApp().Driver()
+			g := boardGeometry(cs.Board.Size(), 9)
+			origin := d.AbsolutePositionForObject(cs.Board)
+			for _, p := range fix {
+				c := origin.Add(fyne.NewPos(g.x0+float32(p.X)*g.step, g.y0+float32(p.Y)*g.step))
+				lo, hi := scale(img, sz, c.SubtractXY(g.step/2, g.step/2)), scale(img, sz, c.AddXY(g.step/2, g.step/2))
+				if n := countNear(img, image.Rectangle{Min: lo, Max: hi}, colDiffers, 40); n < 20 {
+					t.Errorf("%s: %d blue pixels", p.GTP(9), n)
+				}
+			}
+		}
+		w.Close()
+	}
+	_ = SetLanguage("en")
+	st.CountBoard = referee.CountBoard{}
+	v := CountViewOf(st)
+	for _, m := range v.Board.Marks {
+		if m.Kind == MarkFix {
+			t.Errorf("a difference marked at %s once the board agrees", m.Point.GTP(9))
+		}
+	}
+	if v.Differs != 0 || strings.Contains(v.Said, "not marked dead") {
+		t.Errorf("once the board agrees: %d differences, said %q", v.Differs, v.Said)
+	}
+}

@@ -134,9 +134,13 @@ type CountView struct {
 	Black           SideView
 	White           SideView
 	// Dame is the dame filling (Japanese art. 8); Said is the referee's latest instruction for it,
-	// translated ("" when there is none).
+	// translated ("" when there is none), or what it says of the board while the board disagrees
+	// with the marking.
 	Dame DameView
 	Said string
+	// Differs counts the points where the board disagrees with the marking (a live stone lifted, a
+	// stone that is not the game's; marked on the board): the count waits until it agrees.
+	Differs int
 	// CanConfirm: a disputed group may be played out (Japanese rules art. 7.2).
 	CanConfirm bool
 }
