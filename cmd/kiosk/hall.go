@@ -30,7 +30,7 @@ func startHall(ctx context.Context, wg *sync.WaitGroup, cfg config.Config, log *
 	go func() {
 		defer wg.Done()
 		err := publish.Run(ctx, publish.Options{Hall: h.Name, Table: cfg.HallTable(), JournalDir: cfg.Paths.JournalDir,
-			URL: h.URL, User: user, Password: pw, Logger: log})
+			URL: h.URL, CAFile: h.CAFile, User: user, Password: pw, Logger: log})
 		if err != nil {
 			log.Error("hall publisher", "err", err)
 		}
@@ -43,7 +43,7 @@ func checkHallLogin(ctx context.Context, cfg config.Config) error {
 	if err != nil {
 		return err
 	}
-	return link.Check(ctx, link.Options{URL: cfg.Hall.URL, ClientID: "tengen-doctor-" + cfg.HallUser(), User: cfg.HallUser(), Password: pw})
+	return link.Check(ctx, link.Options{URL: cfg.Hall.URL, CAFile: cfg.Hall.CAFile, ClientID: "tengen-doctor-" + cfg.HallUser(), User: cfg.HallUser(), Password: pw})
 }
 
 // hallSetup puts the table's hall assignment (kept beside the journal by the publisher) over the

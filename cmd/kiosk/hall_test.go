@@ -25,13 +25,19 @@ import (
 // hallConfig is table n's kiosk.toml for the test broker, its password in a one-line file.
 func hallConfig(t *testing.T, b *halltest.Broker, n int, password string) config.Config {
 	t.Helper()
+	return hallConfigAt(t, b.URL(), n, password, "")
+}
+
+// hallConfigAt is table n's kiosk.toml for the broker at url, with more [hall] lines.
+func hallConfigAt(t *testing.T, url string, n int, password, more string) config.Config {
+	t.Helper()
 	dir := t.TempDir()
 	pwFile := filepath.Join(dir, "hall.pw")
 	if err := os.WriteFile(pwFile, []byte(password+"\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	src := "table = " + string(rune('0'+n)) + "\n[paths]\njournal_dir = \"" + filepath.Join(dir, "journal") + "\"\n" +
-		"[hall]\nurl = \"" + b.URL() + "\"\nname = \"" + halltest.Hall + "\"\npassword_file = \"" + pwFile + "\"\n"
+		"[hall]\nurl = \"" + url + "\"\nname = \"" + halltest.Hall + "\"\npassword_file = \"" + pwFile + "\"\n" + more
 	cfg, err := config.Parse([]byte(src), "kiosk.toml")
 	if err != nil {
 		t.Fatal(err)
@@ -137,4 +143,61 @@ func TestSetupOffersTheAssignment(t *testing.T) {
 	if s := k.setupDefaults(); s.Black.Name != "" {
 		t.Fatalf("a table out of the hall offered the assignment: %+v", s)
 	}
+}
+
+// TestHallOverTLS: a table whose kiosk.toml names the hall's TLS listener (mqtts://) and its CA
+// (ca_file) passes kiosk doctor's hall check and its game reaches the dashboard; with the wrong
+// CA, doctor says the broker's certificate is not signed by the CA it was given.
+func TestHallOverTLS(t *testing.T) {
+	b, tl := halltest.StartTLS(t, 1)
+	cfg := hallConfigAt(t, tl.URL(), 1, b.Creds[brokerconf.TableUser(1)], "ca_file = \""+tl.CAFile+"\"\n")
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if err := checkHallLogin(ctx, cfg); err != nil {
+		t.Fatalf("doctor over TLS with the hall's CA: %v", err)
+	}
+
+	other, _, err := halltest.NewCA("Another CA")
+	if err != nil {
+		t.Fatal(err)
+	}
+	wrong := cfg
+	wrong.Hall.CAFile = filepath.Join(t.TempDir(), "ca.crt")
+	if err := halltest.WriteCertPEM(wrong.Hall.CAFile, other); err != nil {
+		t.Fatal(err)
+	}
+	err = checkHallLogin(ctx, wrong)
+	var te *link.TLSError
+	if !errors.As(err, &te) || !strings.Contains(err.Error(), "not signed by the certificate authority in "+wrong.Hall.CAFile) {
+		t.Fatalf("doctor with another CA: %v", err)
+	}
+
+	store := dashboard.NewStore(halltest.Hall)
+	done, err := dashboard.Follow(ctx, store, link.Options{URL: b.URL(), User: brokerconf.DirectorUser,
+		Password: b.Creds[brokerconf.DirectorUser], ClientID: "dashboard-" + t.Name()}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(cfg.Paths.JournalDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	startHall(ctx, &wg, cfg, slog.New(slog.DiscardHandler))
+	if _, err := halltest.Play(ctx, cfg.Paths.JournalDir, 0); err != nil {
+		t.Fatal(err)
+	}
+	want, _ := halltest.Moves()
+	for {
+		tab, _ := store.Table(1)
+		if tab.State.Result == "B+3.5" && slices.Equal(tab.Moves, want) {
+			break
+		}
+		if ctx.Err() != nil {
+			t.Fatalf("the game over TLS on the dashboard: %d moves, result %q", len(tab.Moves), tab.State.Result)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	cancel()
+	wg.Wait()
+	<-done
 }
