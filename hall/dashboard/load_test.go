@@ -6,9 +6,12 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"io"
 	"log/slog"
 	"math/rand/v2"
 	"net"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -40,13 +43,14 @@ var loadFor = flag.Duration("hall.loadfor", time.Minute, "how long the simulated
 const (
 	loadChildEnv = "TENGEN_HALL_LOAD_CHILD" // "URL tables seconds"
 	loadCredsEnv = "TENGEN_HALL_LOAD_CREDS" // the credentials file
+	loadWebEnv   = "TENGEN_HALL_LOAD_WEB"   // the dashboard's web address, for a projector page; "" = none
 )
 
 // TestMain makes the test binary the simulated tables when BenchmarkHallLoad starts it as its
 // child process (loadChildEnv set), and runs the tests otherwise.
 func TestMain(m *testing.M) {
 	if spec := os.Getenv(loadChildEnv); spec != "" {
-		if err := simulateTables(spec, os.Getenv(loadCredsEnv)); err != nil {
+		if err := simulateTables(spec, os.Getenv(loadCredsEnv), os.Getenv(loadWebEnv)); err != nil {
 			fmt.Fprintln(os.Stderr, "simulated tables:", err)
 			os.Exit(1)
 		}
@@ -57,23 +61,33 @@ func TestMain(m *testing.M) {
 
 // BenchmarkHallLoad: 100 and 1,000 simulated tables (a child process: each table its own MQTT
 // connection and user, a clock event every second, a move every 3 to 7 seconds with its retained
-// state and SGF, all QoS 1) publish through one real Mosquitto into the dashboard's store (this
-// process) for -hall.loadfor (1 min). One op is one such run, on a broker of its own. It reports
-// the press-to-dashboard latency (from the event's time, taken just before its publish, to the
-// store having it: p50, p90, p99, max, and the p99 from the 10th second on), the rate of events,
-// the broker's and the dashboard's CPU (percent of one core) and peak resident memory, and fails
-// when the dashboard lacks an event a table sent or got one twice. Run:
+// state and SGF, all QoS 1) publish through one real Mosquitto into the dashboard (this process)
+// for -hall.loadfor (1 min). In the projector run the dashboard's web server also serves one
+// hall page as a browser keeps it live (the child process again): the live stream, and each
+// table's card fetched again at each of its changes, six requests at a time. One op is one such
+// run, on a broker of its own. It reports the press-to-dashboard latency (from the event's time,
+// taken just before its publish, to the dashboard's store having it: p50, p90, p99, max, and the
+// p99 from the 10th second on), the rate of events (and of cards served), the broker's and the
+// dashboard's CPU (percent of one core) and peak resident memory, and fails when the dashboard
+// lacks an event a table sent or got one twice. Run:
 //
-//	go test ./hall/dashboard -run '^$' -bench HallLoad -benchmem -benchtime 1x -timeout 20m
+//	go test ./hall/dashboard -run '^$' -bench HallLoad -benchmem -benchtime 1x -timeout 30m
 func BenchmarkHallLoad(b *testing.B) {
-	for _, n := range []int{100, 1000} {
-		b.Run(fmt.Sprintf("tables=%d", n), func(b *testing.B) { benchLoad(b, n) })
+	for _, c := range []struct {
+		tables    int
+		projector bool
+	}{{100, false}, {1000, false}, {1000, true}} {
+		name := fmt.Sprintf("tables=%d", c.tables)
+		if c.projector {
+			name += "-projector"
+		}
+		b.Run(name, func(b *testing.B) { benchLoad(b, c.tables, c.projector) })
 	}
 }
 
 // loadRun is what one run of the load measured.
 type loadRun struct {
-	played           time.Duration // from the child's start to the dashboard having everything
+	played           time.Duration // from the tables' start to the dashboard having everything
 	sent, received   uint64        // events acknowledged by the broker; messages the dashboard got
 	lost, dups       uint64
 	lat, steady      []time.Duration // every event's latency; those published 10 s or more after the first
@@ -82,18 +96,20 @@ type loadRun struct {
 	brokerKB, dashKB int64 // peak resident memory
 	dashHeapMB       uint64
 	tablesReported   int
+	cards            uint64 // the projector's card requests answered
 }
 
-func benchLoad(b *testing.B, n int) {
+func benchLoad(b *testing.B, n int, projector bool) {
 	testenv.SelfExec(b)
 	var all loadRun
 	for range b.N {
 		b.StopTimer()
-		r := loadOnce(b, n)
+		r := loadOnce(b, n, projector)
 		all.played += r.played
 		all.sent += r.sent
 		all.received += r.received
 		all.lost += r.lost
+		all.cards += r.cards
 		all.dups += r.dups
 		all.lat = append(all.lat, r.lat...)
 		all.steady = append(all.steady, r.steady...)
@@ -119,6 +135,9 @@ func benchLoad(b *testing.B, n int) {
 	}
 	secs := all.played.Seconds()
 	b.ReportMetric(float64(all.sent)/secs, "events/s")
+	if projector {
+		b.ReportMetric(float64(all.cards)/secs, "cards/s")
+	}
 	b.ReportMetric(ms(all.lat, 0.5), "p50-ms")
 	b.ReportMetric(ms(all.lat, 0.9), "p90-ms")
 	b.ReportMetric(ms(all.lat, 0.99), "p99-ms")
@@ -142,9 +161,10 @@ func benchLoad(b *testing.B, n int) {
 
 // loadOnce is one run: its own broker, dashboard store and simulated tables. The timer runs
 // while the tables play and the dashboard catches up.
-func loadOnce(b *testing.B, n int) loadRun {
+func loadOnce(b *testing.B, n int, projector bool) loadRun {
 	br := halltest.Start(b, n)
 	defer br.Kill()
+	quiet := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	store := dashboard.NewStore(halltest.Hall)
 	var r loadRun
 	var mu sync.Mutex
@@ -155,7 +175,7 @@ func loadOnce(b *testing.B, n int) loadRun {
 	subscribed := make(chan error, 1)
 	cm, err := link.Dial(ctx, link.Options{URL: br.URL(), ClientID: "load-dashboard", User: brokerconf.DirectorUser,
 		Password: br.Creds[brokerconf.DirectorUser], SessionExpiry: time.Hour,
-		Logger: slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
+		Logger: quiet,
 		OnReceive: func(topic string, payload []byte) {
 			now := time.Now()
 			received.Add(1)
@@ -196,37 +216,65 @@ func loadOnce(b *testing.B, n int) loadRun {
 		b.Fatalf("subscribe: %v", err)
 	}
 
+	webURL := ""
+	if projector {
+		srv, err := dashboard.NewServer(store, dashboard.Options{Logger: quiet})
+		if err != nil {
+			b.Fatal(err)
+		}
+		web := httptest.NewServer(srv)
+		defer web.Close()
+		webURL = web.URL
+	}
+
 	exe, err := os.Executable()
 	if err != nil {
 		b.Fatal(err)
 	}
 	child := exec.Command(exe)
 	child.Env = append(os.Environ(), loadChildEnv+"="+fmt.Sprintf("%s %d %d", br.URL(), n, int(loadFor.Seconds())),
-		loadCredsEnv+"="+filepath.Join(br.Dir, brokerconf.CredentialsFile))
+		loadCredsEnv+"="+filepath.Join(br.Dir, brokerconf.CredentialsFile), loadWebEnv+"="+webURL)
 	out, err := child.StdoutPipe()
 	if err != nil {
 		b.Fatal(err)
 	}
 	child.Stderr = os.Stderr
 	resetPeakRSS()
-	var self0 syscall.Rusage
-	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &self0)
-	broker0 := procCPU(br.PID())
 	b.StartTimer()
-	start := time.Now()
 	if err := child.Start(); err != nil {
 		b.Fatal(err)
 	}
+	// Rates and CPU count from the tables' first move on, not their connections (the broker
+	// checks each password with PBKDF2).
+	var self0 syscall.Rusage
+	var broker0 time.Duration
+	var start time.Time
 	sent := map[int]uint64{}
 	sc := bufio.NewScanner(out)
 	for sc.Scan() {
+		if sc.Text() == "PLAYING" {
+			_ = syscall.Getrusage(syscall.RUSAGE_SELF, &self0)
+			broker0 = procCPU(br.PID())
+			start = time.Now()
+			continue
+		}
 		var tn, seq int
 		if _, err := fmt.Sscanf(sc.Text(), "SENT %d %d", &tn, &seq); err == nil {
 			sent[tn] = uint64(seq)
 		}
+		var cards, failed uint64
+		if _, err := fmt.Sscanf(sc.Text(), "CARDS %d %d", &cards, &failed); err == nil {
+			r.cards = cards
+			if failed != 0 || cards == 0 {
+				b.Errorf("the projector page: %d cards served, %d requests failed", cards, failed)
+			}
+		}
 	}
 	if err := child.Wait(); err != nil {
 		b.Fatalf("simulated tables: %v", err)
+	}
+	if start.IsZero() {
+		b.Fatal("the simulated tables never started playing")
 	}
 	for _, s := range sent {
 		r.sent += s
@@ -317,8 +365,9 @@ func procPeakKB(pid int) int64 {
 
 // simulateTables is the child process: spec is "URL tables seconds", credentials the hall's
 // credentials file. Each table connects as its own user; once all are connected they play until
-// the time is up, and each prints "SENT table lastseq".
-func simulateTables(spec, credentials string) error {
+// the time is up (it prints "PLAYING" when they start), and each prints "SENT table lastseq". With a web address, a projector page
+// follows the dashboard meanwhile, and prints "CARDS served failed" at the end.
+func simulateTables(spec, credentials, web string) error {
 	var url string
 	var n, secs int
 	if _, err := fmt.Sscanf(spec, "%s %d %d", &url, &n, &secs); err != nil {
@@ -347,10 +396,21 @@ func simulateTables(spec, credentials string) error {
 		}
 		clients[i] = c
 	}
+	fmt.Println("PLAYING")
 	ctx, cancel := context.WithTimeout(context.Background(), time.Duration(secs)*time.Second)
 	defer cancel()
 	var wg sync.WaitGroup
 	var outMu sync.Mutex
+	if web != "" {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			served, failed := projectorPage(ctx, web)
+			outMu.Lock()
+			fmt.Printf("CARDS %d %d\n", served, failed)
+			outMu.Unlock()
+		}()
+	}
 	for i := 1; i <= n; i++ {
 		wg.Add(1)
 		go func(i int, c *paho.Client) {
@@ -364,6 +424,70 @@ func simulateTables(spec, credentials string) error {
 	}
 	wg.Wait()
 	return nil
+}
+
+// projectorPage does what the hall page in a browser does until ctx ends: it loads the page,
+// follows the live stream and fetches each table's card again at each "table" event, six requests
+// at a time (a browser's connections to one host). It returns the cards served and the requests
+// that failed.
+func projectorPage(ctx context.Context, web string) (served, failed uint64) {
+	c := &http.Client{Transport: &http.Transport{MaxConnsPerHost: 6, MaxIdleConnsPerHost: 6}}
+	get := func(path string) bool {
+		req, err := http.NewRequestWithContext(ctx, "GET", web+path, nil)
+		if err != nil {
+			return false
+		}
+		resp, err := c.Do(req)
+		if err != nil {
+			return ctx.Err() != nil // cut short by the end, not a failure
+		}
+		defer resp.Body.Close()
+		_, err = io.Copy(io.Discard, resp.Body)
+		return resp.StatusCode == http.StatusOK && (err == nil || ctx.Err() != nil)
+	}
+	if !get("/") {
+		failed++
+	}
+	req, err := http.NewRequestWithContext(ctx, "GET", web+"/events", nil)
+	if err != nil {
+		return 0, 1
+	}
+	resp, err := c.Do(req)
+	if err != nil {
+		return 0, 1
+	}
+	defer resp.Body.Close()
+	tables := make(chan string, 100000)
+	var wg sync.WaitGroup
+	var ok, bad atomic.Uint64
+	for range 6 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for n := range tables {
+				if get("/card/" + n) {
+					ok.Add(1)
+				} else {
+					bad.Add(1)
+				}
+			}
+		}()
+	}
+	sc := bufio.NewScanner(resp.Body)
+	prev := ""
+	for sc.Scan() {
+		if n, found := strings.CutPrefix(sc.Text(), "data: "); found && prev == "event: table" {
+			select {
+			case tables <- n:
+			default:
+				bad.Add(1) // a browser this far behind would be lost too
+			}
+		}
+		prev = sc.Text()
+	}
+	close(tables)
+	wg.Wait()
+	return ok.Load(), failed + bad.Load()
 }
 
 // playTable publishes a realistic 19x19 game until ctx ends and returns the last sequence number
