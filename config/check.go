@@ -205,6 +205,9 @@ func (h Hall) check(table int) []Problem {
 	if table < 1 {
 		bad("hall.table", "a hall needs this table's number: set hall.table (or table)")
 	}
+	if h.CAFile != "" && scheme != "mqtts" {
+		bad("hall.ca_file", "%q is for a TLS broker: use an mqtts:// url (the broker's TLS listener, port 8883) or leave ca_file empty", h.CAFile)
+	}
 	if h.PasswordFile == "" {
 		bad("hall.password_file", "empty: name the file holding the broker password (`hall init` writes the hall's credentials)")
 	}

@@ -69,6 +69,10 @@ type Hall struct {
 	User string `toml:"user"`
 	// PasswordFile holds the user's password: the hall's credentials file or a copy of its line.
 	PasswordFile string `toml:"password_file"`
+	// CAFile is the PEM certificate of the authority that signed the broker's TLS certificate,
+	// for an mqtts:// url: the table trusts it (and the system's authorities no longer); "" = the
+	// system's authorities.
+	CAFile string `toml:"ca_file"`
 }
 
 // HallTable is the table number the hall knows this table by.
@@ -474,7 +478,7 @@ var knownKeys = []string{
 	"game", "game.rules", "game.size", "game.komi", "game.handicap", "game.time_control",
 	"director", "director.pin_hash",
 	"paths", "paths.journal_dir", "paths.games_dir", "paths.calibration",
-	"hall", "hall.url", "hall.name", "hall.table", "hall.user", "hall.password_file",
+	"hall", "hall.url", "hall.name", "hall.table", "hall.user", "hall.password_file", "hall.ca_file",
 }
 
 func editDistance(a, b string) int {

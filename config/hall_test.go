@@ -22,6 +22,8 @@ func TestHallKeys(t *testing.T) {
 		{"http url", "table = 3\n[hall]\nurl = \"http://h:1883\"\npassword_file = \"p\"\n", "hall.url", "", 0},
 		{"bad name", "[hall]\nname = \"Big Hall\"\n", "hall.name", "", 0},
 		{"table out of range", "[hall]\ntable = 10000\n", "hall.table", "", 0},
+		{"TLS with the hall's CA", "table = 3\n[hall]\nurl = \"mqtts://hall.lan:8883\"\npassword_file = \"p\"\nca_file = \"/etc/tengen/hall-ca.crt\"\n", "", "table-3", 3},
+		{"CA without TLS", "table = 3\n[hall]\nurl = \"mqtt://hall.lan:1883\"\npassword_file = \"p\"\nca_file = \"/etc/tengen/hall-ca.crt\"\n", "hall.ca_file", "", 0},
 		{"misspelt key", "[hall]\nurll = \"x\"\n", "hall.urll", "", 0},
 	}
 	for _, tc := range tests {

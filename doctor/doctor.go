@@ -175,6 +175,9 @@ func checkHall(ctx context.Context, cfg config.Config, p Probes) Result {
 	if err := p.HallConnect(ctx); err != nil {
 		res.Status, res.Detail = Fail, err.Error()
 		res.Fix = fmt.Sprintf("compare [hall] user (%s) and the password in %s with the hall's credentials file (`hall init` wrote it on the director's machine),\nand check that the broker runs and this table reaches it (ping the host, port open)", cfg.HallUser(), h.PasswordFile)
+		if strings.HasPrefix(h.URL, "mqtts://") {
+			res.Fix += ";\nover TLS (mqtts://), [hall] ca_file must be the hall's CA certificate (ca.crt from the director's machine) and url the broker's TLS port (8883)"
+		}
 	}
 	return res
 }

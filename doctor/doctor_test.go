@@ -342,6 +342,9 @@ func TestHallCheck(t *testing.T) {
 	withHall := config.Default()
 	withHall.Table = 4
 	withHall.Hall.URL, withHall.Hall.PasswordFile = "mqtt://hall.lan:1883", "/etc/tengen/hall.pw"
+	withTLS := withHall
+	withTLS.Hall.URL, withTLS.Hall.CAFile = "mqtts://hall.lan:8883", "/etc/tengen/hall-ca.crt"
+	untrusted := errors.New("the broker at mqtts://hall.lan:8883: its TLS certificate is not signed by the certificate authority in /etc/tengen/hall-ca.crt")
 	refused := errors.New("the broker refused the connection: the broker at mqtt://hall.lan:1883 refused user \"table-4\": not authorized: a wrong user name or password")
 	tests := []struct {
 		name   string
@@ -354,6 +357,7 @@ func TestHallCheck(t *testing.T) {
 		{"accepted", withHall, func(context.Context) error { return nil }, OK, "mqtt://hall.lan:1883 accepts table-4"},
 		{"refused", withHall, func(context.Context) error { return refused }, Fail, "wrong user name or password"},
 		{"no client", withHall, nil, Warn, "not checked"},
+		{"untrusted certificate", withTLS, func(context.Context) error { return untrusted }, Fail, "not signed by the certificate authority"},
 	}
 	for _, tc := range tests {
 		res := checkHall(context.Background(), tc.cfg, Probes{HallConnect: tc.probe})
@@ -362,6 +366,9 @@ func TestHallCheck(t *testing.T) {
 		}
 		if res.Status == Fail && !strings.Contains(res.Fix, "/etc/tengen/hall.pw") {
 			t.Errorf("%s: the fix does not name the password file: %q", tc.name, res.Fix)
+		}
+		if tls := strings.HasPrefix(tc.cfg.Hall.URL, "mqtts://"); res.Status == Fail && strings.Contains(res.Fix, "ca_file") != tls {
+			t.Errorf("%s: the fix names ca_file %v, want %v: %q", tc.name, !tls, tls, res.Fix)
 		}
 	}
 }

@@ -86,7 +86,8 @@ type App struct {
 	setupKB  fyne.CanvasObject // the set-up screen with its on-screen keyboard
 	dirKB    fyne.CanvasObject // the director's pad or panel (with its on-screen keyboard) beside the board
 	shown    fyne.CanvasObject
-	live     chan struct{} // closed to stop the camera screen's live picture
+	live     chan struct{}  // closed to stop the camera screen's live picture
+	offered  *referee.Setup // a set-up offered during a game, for the next one (OfferSetup)
 }
 
 // livePeriod is how often the camera screen's picture is renewed.
@@ -217,6 +218,9 @@ func (a *App) nextGame(pin string) error {
 		return err
 	}
 	last.Black, last.White, last.Round, last.Date = referee.Player{}, referee.Player{}, "", ""
+	if s, ok := a.takeOffer(); ok {
+		last = s
+	}
 	a.buildSetup(last)
 	a.st = referee.State{Phase: referee.PhaseSetup}
 	a.Show(ScreenGame)
@@ -255,6 +259,8 @@ func (a *App) Show(s Screen) {
 		if s == ScreenSetup && a.gameOn() {
 			// Set-up shows the running game's settings, not the configuration's.
 			a.buildSetup(a.st.Setup)
+		} else if s == ScreenSetup {
+			a.applyOffer() // the game is over: a set-up offered during it is the next one's
 		}
 	}
 	a.screen = s
@@ -305,6 +311,9 @@ func (a *App) Update(st referee.State, cond Conditions) {
 	}
 	if st.Confirmation != nil {
 		a.confirm.SetView(ConfirmViewOf(st))
+	}
+	if phaseChanged && st.Phase == referee.PhaseSetup {
+		a.applyOffer() // a new game to set up: a set-up offered during the last one is its
 	}
 	if phaseChanged || a.screen == ScreenGame {
 		if phaseChanged && a.screen != ScreenGame && a.screen != ScreenMenu {

@@ -33,7 +33,7 @@ const usage = `Usage:
             [--bridge-users U1,U2] [--bridge HOST:PORT --bridge-user U --bridge-credentials MAIN/credentials]
       writes the hall's broker set-up into DIR: mosquitto.conf, passwd, acl, credentials (0600),
       tengen-hall-broker.service; start the broker with  mosquitto -c DIR/mosquitto.conf
-  hall serve [--hall NAME] [--broker mqtt://127.0.0.1:1883] --credentials DIR/credentials [--listen :8080]
+  hall serve [--hall NAME] [--broker mqtt://127.0.0.1:1883] [--ca CA.crt] --credentials DIR/credentials [--listen :8080]
              [--gotha TOURNAMENT.xml --round N]
       the hall dashboard: every table at http://THIS-MACHINE:8080/; with an OpenGotha file, round N's
       pairings are published to the tables and the results page exports OpenGotha XML and EGF results
@@ -144,6 +144,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.Usage = func() { fmt.Fprint(stderr, usage); fs.PrintDefaults() }
 	hall := fs.String("hall", config.DefaultHallName, "the hall's name")
 	broker := fs.String("broker", "mqtt://127.0.0.1:1883", "the hall's broker")
+	caFile := fs.String("ca", "", "with an mqtts:// --broker: the CA certificate (PEM) that signed the broker's; \"\" = the system's authorities")
 	credsPath := fs.String("credentials", "", "the hall's credentials file (`hall init` wrote it): the director's line logs in to the broker and the web page")
 	listen := fs.String("listen", ":8080", "the web page's address")
 	gothaPath := fs.String("gotha", "", "an OpenGotha tournament file: its round --round is published to the tables and its results exported")
@@ -183,7 +184,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	followed, err := dashboard.Follow(ctx, store, link.Options{URL: *broker, User: brokerconf.DirectorUser, Password: pw, Logger: log}, nil, assign...)
+	followed, err := dashboard.Follow(ctx, store, link.Options{URL: *broker, CAFile: *caFile, User: brokerconf.DirectorUser, Password: pw, Logger: log}, nil, assign...)
 	if err != nil {
 		return err
 	}

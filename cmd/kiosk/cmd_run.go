@@ -545,7 +545,8 @@ func (k *kiosk) run(parent context.Context) error {
 	}
 
 	var wg sync.WaitGroup
-	app := ui.NewApp(win, k.handlers())
+	handlers := k.handlers()
+	app := ui.NewApp(win, handlers)
 	if lang != "en" {
 		_ = app.SetLanguage(lang)
 	}
@@ -555,7 +556,12 @@ func (k *kiosk) run(parent context.Context) error {
 			return fmt.Errorf("demo set-up: %w", err)
 		}
 	}
-	startHall(ctx, &wg, k.cfg, k.log) // off unless kiosk.toml names the hall's broker
+	// Off unless kiosk.toml names the hall's broker; a pairing arriving while the kiosk runs is
+	// offered on the set-up screen (now, or for the next game when one is being played).
+	startHall(ctx, &wg, k.cfg, k.log, assignmentOffer(k.configSetup(), handlers.SetupDefaults, func(s referee.Setup) {
+		k.log.Info("the set-up offers the hall's new assignment", "round", s.Round, "black", s.Black.Name, "white", s.White.Name)
+		fyne.Do(func() { app.OfferSetup(s) })
+	}))
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
@@ -685,15 +691,21 @@ func (k *kiosk) nextGame() error {
 	return nil
 }
 
-// setupDefaults are the table's configured game settings, offered on the set-up screen.
+// setupDefaults are the table's configured game settings, offered on the set-up screen, with the
+// hall's assignment kept beside the journal over them.
 func (k *kiosk) setupDefaults() referee.Setup {
+	return hallSetup(k.cfg, k.configSetup(), k.log)
+}
+
+// configSetup are the table's configured game settings.
+func (k *kiosk) configSetup() referee.Setup {
 	g := k.cfg.Game
 	s := referee.Setup{Rules: g.Rules, Size: g.Size, Komi: g.Komi, Handicap: g.Handicap, TimeControl: g.TimeControl,
 		Event: k.cfg.Event, Policy: referee.Policy(g.IllegalMove)}
 	if k.cfg.Table > 0 {
 		s.Table = strconv.Itoa(k.cfg.Table)
 	}
-	return hallSetup(k.cfg, s, k.log)
+	return s
 }
 
 func (k *kiosk) logErr(what string, err error) {

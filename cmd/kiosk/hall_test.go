@@ -20,10 +20,17 @@ import (
 	"tengen/hall/publish"
 	"tengen/hall/wire"
 	"tengen/internal/halltest"
+	"tengen/referee"
 )
 
 // hallConfig is table n's kiosk.toml for the test broker, its password in a one-line file.
 func hallConfig(t *testing.T, b *halltest.Broker, n int, password string) config.Config {
+	t.Helper()
+	return hallConfigAt(t, b.URL(), n, password, "")
+}
+
+// hallConfigAt is table n's kiosk.toml for the broker at url, with more [hall] lines.
+func hallConfigAt(t *testing.T, url string, n int, password, more string) config.Config {
 	t.Helper()
 	dir := t.TempDir()
 	pwFile := filepath.Join(dir, "hall.pw")
@@ -31,7 +38,7 @@ func hallConfig(t *testing.T, b *halltest.Broker, n int, password string) config
 		t.Fatal(err)
 	}
 	src := "table = " + string(rune('0'+n)) + "\n[paths]\njournal_dir = \"" + filepath.Join(dir, "journal") + "\"\n" +
-		"[hall]\nurl = \"" + b.URL() + "\"\nname = \"" + halltest.Hall + "\"\npassword_file = \"" + pwFile + "\"\n"
+		"[hall]\nurl = \"" + url + "\"\nname = \"" + halltest.Hall + "\"\npassword_file = \"" + pwFile + "\"\n" + more
 	cfg, err := config.Parse([]byte(src), "kiosk.toml")
 	if err != nil {
 		t.Fatal(err)
@@ -59,7 +66,7 @@ func TestTwoKiosksReachTheHall(t *testing.T) {
 		if err := os.MkdirAll(cfg.Paths.JournalDir, 0o755); err != nil {
 			t.Fatal(err)
 		}
-		startHall(ctx, &wg, cfg, log)
+		startHall(ctx, &wg, cfg, log, nil)
 		cfgs = append(cfgs, cfg)
 	}
 	for _, cfg := range cfgs {
@@ -137,4 +144,131 @@ func TestSetupOffersTheAssignment(t *testing.T) {
 	if s := k.setupDefaults(); s.Black.Name != "" {
 		t.Fatalf("a table out of the hall offered the assignment: %+v", s)
 	}
+}
+
+// TestHallOverTLS: a table whose kiosk.toml names the hall's TLS listener (mqtts://) and its CA
+// (ca_file) passes kiosk doctor's hall check and its game reaches the dashboard; with the wrong
+// CA, doctor says the broker's certificate is not signed by the CA it was given.
+func TestHallOverTLS(t *testing.T) {
+	b, tl := halltest.StartTLS(t, 1)
+	cfg := hallConfigAt(t, tl.URL(), 1, b.Creds[brokerconf.TableUser(1)], "ca_file = \""+tl.CAFile+"\"\n")
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if err := checkHallLogin(ctx, cfg); err != nil {
+		t.Fatalf("doctor over TLS with the hall's CA: %v", err)
+	}
+
+	other, _, err := halltest.NewCA("Another CA")
+	if err != nil {
+		t.Fatal(err)
+	}
+	wrong := cfg
+	wrong.Hall.CAFile = filepath.Join(t.TempDir(), "ca.crt")
+	if err := halltest.WriteCertPEM(wrong.Hall.CAFile, other); err != nil {
+		t.Fatal(err)
+	}
+	err = checkHallLogin(ctx, wrong)
+	var te *link.TLSError
+	if !errors.As(err, &te) || !strings.Contains(err.Error(), "not signed by the certificate authority in "+wrong.Hall.CAFile) {
+		t.Fatalf("doctor with another CA: %v", err)
+	}
+
+	store := dashboard.NewStore(halltest.Hall)
+	done, err := dashboard.Follow(ctx, store, link.Options{URL: b.URL(), User: brokerconf.DirectorUser,
+		Password: b.Creds[brokerconf.DirectorUser], ClientID: "dashboard-" + t.Name()}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(cfg.Paths.JournalDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	startHall(ctx, &wg, cfg, slog.New(slog.DiscardHandler), nil)
+	if _, err := halltest.Play(ctx, cfg.Paths.JournalDir, 0); err != nil {
+		t.Fatal(err)
+	}
+	want, _ := halltest.Moves()
+	for {
+		tab, _ := store.Table(1)
+		if tab.State.Result == "B+3.5" && slices.Equal(tab.Moves, want) {
+			break
+		}
+		if ctx.Err() != nil {
+			t.Fatalf("the game over TLS on the dashboard: %d moves, result %q", len(tab.Moves), tab.State.Result)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	cancel()
+	wg.Wait()
+	<-done
+}
+
+// TestAssignmentOfferedLive: a kiosk running in the hall gets the director's pairing for its table
+// while it runs and offers it to the screens as a set-up (the table's own rules under it), once:
+// the broker sending the retained pairing again after it restarts offers nothing new, and a
+// pairing the kiosk started with is not offered again.
+func TestAssignmentOfferedLive(t *testing.T) {
+	b := halltest.Start(t, 2)
+	cfg := hallConfig(t, b, 1, b.Creds[brokerconf.TableUser(1)])
+	cfg.Game.Rules = "japanese"
+	if err := os.MkdirAll(cfg.Paths.JournalDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	k := &kiosk{cfg: cfg, log: slog.New(slog.DiscardHandler)}
+	offers := make(chan referee.Setup, 10)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	var wg sync.WaitGroup
+	startHall(ctx, &wg, cfg, k.log, assignmentOffer(k.configSetup(), k.setupDefaults(), func(s referee.Setup) { offers <- s }))
+
+	pairing := wire.Assignment{Round: 3, Table: 1, Black: wire.Player{Name: "Olga Ivanova", Rank: "3k"},
+		White: wire.Player{Name: "Anna Nowak", Rank: "3d"}, Komi: 6.5, TimeControl: "60m+15/300s"}
+	store := dashboard.NewStore(halltest.Hall)
+	followed, err := dashboard.Follow(ctx, store, link.Options{URL: b.URL(), User: brokerconf.DirectorUser,
+		Password: b.Creds[brokerconf.DirectorUser], ClientID: "dashboard-" + t.Name()}, nil,
+		pairing, wire.Assignment{Round: 3, Table: 2, Black: wire.Player{Name: "Other"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case s := <-offers:
+		if s.Black.Name != "Olga Ivanova" || s.White.Rank != "3d" || s.Round != "3" || s.Table != "1" || s.Rules != "japanese" ||
+			s.TimeControl != "60m+15/300s" || s.Komi == nil || *s.Komi != 6.5 {
+			t.Fatalf("offered %+v", s)
+		}
+	case <-ctx.Done():
+		t.Fatal("the pairing published while the kiosk runs was not offered")
+	}
+
+	// The broker restarts: the publisher reconnects, gets the retained pairing again (and keeps
+	// it again beside the journal), and nothing new is offered.
+	kept := filepath.Join(cfg.Paths.JournalDir, publish.AssignmentFileName)
+	before, err := os.Stat(kept)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.Kill()
+	b.Restart()
+	for {
+		if fi, err := os.Stat(kept); err == nil && fi.ModTime().After(before.ModTime()) {
+			break
+		}
+		if ctx.Err() != nil {
+			t.Fatal("the publisher did not get the retained pairing again after the broker's restart")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	time.Sleep(100 * time.Millisecond)
+	select {
+	case s := <-offers:
+		t.Fatalf("the same pairing offered again: %+v", s)
+	default:
+	}
+
+	// A kiosk started with the pairing already kept does not offer it again.
+	again := assignmentOffer(k.configSetup(), k.setupDefaults(), func(s referee.Setup) { t.Errorf("offered again at start: %+v", s) })
+	again(pairing)
+	cancel()
+	wg.Wait()
+	<-followed
 }

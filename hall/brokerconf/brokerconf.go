@@ -313,8 +313,9 @@ connection_messages true
 listener %[8]s
 protocol mqtt
 
-# TLS (optional): put the hall's certificate and key beside this file, uncomment these lines, and
-# point the kiosks at mqtts://HOST:8883 (kiosk.toml [hall] url).
+# TLS (optional): put the hall's CA certificate, the broker's certificate and its key in
+# %[2]s.d/ (ca.crt, server.crt, server.key), uncomment these lines, and point the
+# kiosks at mqtts://HOST:8883 with the CA (kiosk.toml [hall] url, ca_file = a copy of ca.crt).
 #listener 8883
 #protocol mqtt
 #certfile %[2]s.d/server.crt

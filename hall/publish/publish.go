@@ -42,7 +42,8 @@ type Options struct {
 	JournalDir string // the table's journal directory (the journal and, by default, game.sgf)
 	SGFPath    string // "" = JournalDir/game.sgf
 	StateFile  string // "" = JournalDir/StateFileName
-	URL        string // the broker: mqtt://host:1883
+	URL        string // the broker: mqtt://host:1883 or mqtts://host:8883
+	CAFile     string // with mqtts://: the hall's CA certificate (PEM); "" = the system's authorities
 	User       string
 	Password   string
 	// Poll is how often the journal is looked at; 0 = 200ms.
@@ -89,7 +90,7 @@ func Run(ctx context.Context, o Options) error {
 	}
 	up := make(chan struct{}, 1)
 	assignTopic := wire.AssignTopic(o.Hall, o.Table)
-	cm, err := link.Dial(ctx, link.Options{URL: o.URL, ClientID: "tengen-" + o.Hall + "-table-" + strconv.Itoa(o.Table),
+	cm, err := link.Dial(ctx, link.Options{URL: o.URL, CAFile: o.CAFile, ClientID: "tengen-" + o.Hall + "-table-" + strconv.Itoa(o.Table),
 		User: o.User, Password: o.Password, SessionExpiry: time.Hour, Logger: log,
 		OnUp: func(cm *autopaho.ConnectionManager) {
 			select {

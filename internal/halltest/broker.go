@@ -72,7 +72,18 @@ func Start(tb testing.TB, tables int) *Broker {
 // and starts Mosquitto with it.
 func StartWith(tb testing.TB, o brokerconf.Options) *Broker {
 	tb.Helper()
-	prog := Program(tb)
+	b, err := generate(tb, Program(tb), o)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	b.Restart()
+	tb.Cleanup(b.Kill)
+	return b
+}
+
+// generate writes the set-up o describes (the hall, port, address and user are the test's) into a
+// temporary directory, without starting the broker.
+func generate(tb testing.TB, prog string, o brokerconf.Options) (*Broker, error) {
 	dir := tb.TempDir()
 	port := FreePort(tb)
 	runAs := ""
@@ -84,12 +95,9 @@ func StartWith(tb testing.TB, o brokerconf.Options) *Broker {
 	o.Hall, o.Port, o.Bind, o.RunAs = Hall, port, "127.0.0.1", runAs
 	creds, err := brokerconf.Generate(dir, o)
 	if err != nil {
-		tb.Fatal(err)
+		return nil, err
 	}
-	b := &Broker{tb: tb, prog: prog, Dir: dir, Port: port, Creds: creds}
-	b.Restart()
-	tb.Cleanup(b.Kill)
-	return b
+	return &Broker{tb: tb, prog: prog, Dir: dir, Port: port, Creds: creds}, nil
 }
 
 // URL is the broker's mqtt:// address.

@@ -1,0 +1,166 @@
+package halltest
+
+import (
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"encoding/pem"
+	"fmt"
+	"math/big"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"tengen/hall/brokerconf"
+)
+
+// TLS is a broker's TLS listener as StartTLS set it up.
+type TLS struct {
+	Port   int
+	CAFile string // the hall's CA certificate (PEM), which signed the broker's
+}
+
+// URL is the TLS listener's mqtts:// address.
+func (t TLS) URL() string { return fmt.Sprintf("mqtts://127.0.0.1:%d", t.Port) }
+
+// StartTLS generates a hall of tables tables and enables its TLS listener as the generated
+// mosquitto.conf tells a director to: a CA and a server certificate for 127.0.0.1 and localhost
+// (made here with crypto/x509) put where the commented lines name them, and those lines
+// uncommented; the listener is on a free port of 127.0.0.1 instead of 8883. The plain listener
+// stays too.
+func StartTLS(tb testing.TB, tables int) (*Broker, TLS) {
+	tb.Helper()
+	prog := Program(tb)
+	b, err := generate(tb, prog, brokerconf.Options{Tables: tables})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	conf := filepath.Join(b.Dir, brokerconf.ConfFile)
+	certDir := conf + ".d"
+	if err := os.MkdirAll(certDir, 0o700); err != nil {
+		tb.Fatal(err)
+	}
+	ca, caKey, err := NewCA("Tengen test hall CA")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if err := writeServerCert(certDir, ca, caKey); err != nil {
+		tb.Fatal(err)
+	}
+	port := FreePort(tb)
+	text, err := os.ReadFile(conf)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var out []string
+	in := false
+	enabled := 0
+	for _, l := range strings.Split(string(text), "\n") {
+		if strings.HasPrefix(l, "# TLS (optional)") {
+			in = true
+		} else if in && strings.HasPrefix(l, "#") && !strings.HasPrefix(l, "# ") {
+			l = strings.TrimPrefix(l, "#")
+			if l == "listener 8883" {
+				l = fmt.Sprintf("listener %d 127.0.0.1", port)
+			}
+			enabled++
+		} else if in && l == "" {
+			in = false
+		}
+		out = append(out, l)
+	}
+	if enabled == 0 {
+		tb.Fatalf("no commented TLS lines in %s", conf)
+	}
+	if err := os.WriteFile(conf, []byte(strings.Join(out, "\n")), 0o644); err != nil {
+		tb.Fatal(err)
+	}
+	b.Restart()
+	tb.Cleanup(b.Kill)
+	waitListening(tb, b, port)
+	return b, TLS{Port: port, CAFile: filepath.Join(certDir, "ca.crt")}
+}
+
+// waitListening waits until the broker accepts TCP connections on port too.
+func waitListening(tb testing.TB, b *Broker, port int) {
+	tb.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		c, err := net.DialTimeout("tcp", fmt.Sprintf("127.0.0.1:%d", port), 200*time.Millisecond)
+		if err == nil {
+			c.Close()
+			return
+		}
+		if time.Now().After(deadline) {
+			tb.Fatalf("mosquitto does not listen on its TLS port %d: %s", port, b.Log())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// NewCA makes a self-signed certificate authority (ECDSA P-256, valid for a day).
+func NewCA(name string) (*x509.Certificate, *ecdsa.PrivateKey, error) {
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		return nil, nil, err
+	}
+	tmpl := &x509.Certificate{
+		SerialNumber:          big.NewInt(1),
+		Subject:               pkix.Name{CommonName: name},
+		NotBefore:             time.Now().Add(-time.Hour),
+		NotAfter:              time.Now().Add(24 * time.Hour),
+		KeyUsage:              x509.KeyUsageCertSign | x509.KeyUsageCRLSign,
+		BasicConstraintsValid: true,
+		IsCA:                  true,
+	}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	if err != nil {
+		return nil, nil, err
+	}
+	cert, err := x509.ParseCertificate(der)
+	return cert, key, err
+}
+
+// WriteCertPEM writes a certificate as PEM.
+func WriteCertPEM(path string, cert *x509.Certificate) error {
+	return os.WriteFile(path, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: cert.Raw}), 0o644)
+}
+
+// writeServerCert writes ca.crt, and server.crt and server.key signed by it for 127.0.0.1 and
+// localhost, into dir.
+func writeServerCert(dir string, ca *x509.Certificate, caKey *ecdsa.PrivateKey) error {
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		return err
+	}
+	tmpl := &x509.Certificate{
+		SerialNumber: big.NewInt(2),
+		Subject:      pkix.Name{CommonName: "localhost"},
+		DNSNames:     []string{"localhost"},
+		IPAddresses:  []net.IP{net.IPv4(127, 0, 0, 1)},
+		NotBefore:    time.Now().Add(-time.Hour),
+		NotAfter:     time.Now().Add(24 * time.Hour),
+		KeyUsage:     x509.KeyUsageDigitalSignature,
+		ExtKeyUsage:  []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
+	}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, ca, &key.PublicKey, caKey)
+	if err != nil {
+		return err
+	}
+	keyDER, err := x509.MarshalECPrivateKey(key)
+	if err != nil {
+		return err
+	}
+	if err := WriteCertPEM(filepath.Join(dir, "ca.crt"), ca); err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(dir, "server.crt"), pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), 0o644); err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, "server.key"), pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: keyDER}), 0o600)
+}
