@@ -26,6 +26,9 @@ func sideView(st referee.State, c engine.Color) SideView {
 	if c == engine.White {
 		s = st.White
 	}
+	// While play is halted (the director called, an illegal move to rule on) nobody is to move and
+	// both clocks are stopped: both say so.
+	halted := st.Phase == referee.PhaseHalted && st.ToMove == engine.Empty
 	d := clock.Display{
 		Side:       sideOf(c),
 		Text:       s.Clock.Text,
@@ -35,7 +38,7 @@ func sideView(st referee.State, c engine.Color) SideView {
 		Stones:     s.Clock.Stones,
 		Flagged:    s.Clock.Flagged,
 		Running:    s.Clock.Running,
-		Paused:     st.ClocksPaused && st.ToMove == c,
+		Paused:     st.ClocksPaused && (st.ToMove == c || halted),
 	}
 	d.Low = s.Clock.Text != "" && d.Remaining < 10*time.Second && (d.Running || d.Paused)
 	return SideView{Color: c, Name: s.Player.Name, Rank: s.Player.Rank, Clock: d,
