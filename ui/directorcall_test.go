@@ -117,3 +117,30 @@ func TestDirectorCallOnTheTable(t *testing.T) {
 		tab.Close()
 	}
 }
+
+// The clock faces say overtime without the referee's abbreviations ("BY", "CAN"), in no language:
+// the periods or stones left beside the time.
+func TestClockFaceText(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"BY 3×0:30", "0:30 (3)"},
+		{"BY 1×9.8", "9.8 (1)"},
+		{"BY 0×0.0", "0.0 (0)"},
+		{"CAN 7/4:10", "4:10 / 7"},
+		{"CAN 15/10:00", "10:00 / 15"},
+		{"9:41", "9:41"},
+		{"1:00:00", "1:00:00"},
+		{"", ""},
+		{"BY x×0:30", "BY x×0:30"},
+		{"BY 3-0:30", "BY 3-0:30"},
+	} {
+		if got := faceText(tc.in); got != tc.want {
+			t.Errorf("faceText(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+	// As the referee gives it, on the table.
+	st := playingState(t)
+	st.White.Clock.Text = "BY 3×0:27"
+	if got := TableViewOf(st, Conditions{}).White.Clock.Text; got != "0:27 (3)" {
+		t.Errorf("the table shows White's clock as %q", got)
+	}
+}

@@ -53,6 +53,9 @@ func rawIDs(t *testing.T) *regexp.Regexp {
 	return regexp.MustCompile(`(^|[^\pL-])(` + strings.Join(ids, "|") + `)($|[^\pL-])`)
 }
 
+// overtimeAbbrev matches the clock package's overtime texts ("BY 3×0:30", "CAN 7/4:10").
+var overtimeAbbrev = regexp.MustCompile(`\b(BY|CAN) \d`)
+
 // checkSaidInWords fails on a text of root that lang left in English (a whole label or line that
 // has a translation), a raw configuration id, an unfilled field or Fyne's own "(Select one)". The
 // texts of values are left out: fields the director may type into, which hold what is typed (the
@@ -79,6 +82,8 @@ func checkSaidInWords(t *testing.T, name string, root fyne.CanvasObject, english
 			t.Errorf("%s: %q has an unfilled field", name, s)
 		case strings.Contains(s, "(Select one)"):
 			t.Errorf("%s: Fyne's untranslated %q", name, s)
+		case overtimeAbbrev.MatchString(s):
+			t.Errorf("%s: %q abbreviates the overtime in English", name, s)
 		}
 	}
 }
@@ -167,6 +172,7 @@ func TestEveryScreenAndVerdictAt800x480(t *testing.T) {
 		for _, k := range kinds {
 			for _, withRuling := range []bool{false, true} {
 				st := playingState(t)
+				st.White.Clock.Text = "BY 3×0:27" // as the referee gives it
 				st.Seq = uint64(k)
 				st.Banner = referee.Verdict{Kind: k, Color: engine.White, Points: []engine.Point{pt(t, "F4")}, At: time.Now(),
 					MoveNumber: st.MoveNumber, Says: []referee.Phrase{{Text: long, Args: sampleArgs(long)}}}
@@ -184,6 +190,12 @@ func TestEveryScreenAndVerdictAt800x480(t *testing.T) {
 				}
 				checkTableLayout(t, name, a.table, sz)
 				checkSaidInWords(t, name, a.Current(), english, ids)
+				// The clocks' times are drawn as glyphs, not texts: their view is checked.
+				for _, c := range []string{a.table.view.White.Clock.Text, a.table.view.Black.Clock.Text} {
+					if overtimeAbbrev.MatchString(c) {
+						t.Errorf("%s: a clock shows %q", name, c)
+					}
+				}
 				if t.Failed() {
 					return
 				}
