@@ -10,6 +10,9 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
 
 	"tengen/clock"
 	"tengen/engine"
@@ -271,6 +274,98 @@ func TestEveryScreenAndVerdictAt800x480(t *testing.T) {
 		checkSaidInWords(t, l.Code+" no camera", a.Current(), english, ids)
 		if t.Failed() {
 			return
+		}
+	}
+}
+
+// Every field the director types into on the director's panel, the set-up and the camera screen
+// has a label beside it on its row (a placeholder such as "12:30" looks like a value), at 800x480
+// in every language.
+func TestEveryFieldHasALabel(t *testing.T) {
+	newTestApp(t)
+	t.Cleanup(func() { _ = SetLanguage("en") })
+	sz := allDisplays[0]
+	d := fyne.CurrentApp().Driver()
+	for _, l := range Languages() {
+		if err := SetLanguage(l.Code); err != nil {
+			t.Fatal(err)
+		}
+		a, w := appWindow(t, sz, Handlers{CheckPIN: checkPIN})
+		w.SetPadded(false)
+		w.Resize(sz)
+		if err := a.SetLanguage(l.Code); err != nil {
+			t.Fatal(err)
+		}
+		a.Update(playingState(t), Conditions{})
+		a.Show(ScreenDirector)
+		a.Director().Unlock("2468")
+		director := a.Current()
+		a.Update(referee.State{Seq: 2, Phase: referee.PhaseSetup}, Conditions{})
+		for _, s := range []struct {
+			name   string
+			screen Screen
+		}{{"director", ScreenDirector}, {"set-up", ScreenSetup}, {"camera", ScreenCamera}} {
+			a.Show(s.screen)
+			root := a.Current()
+			if s.screen == ScreenDirector {
+				// After the game the panel opens without the PIN; it was unlocked above during one.
+				root = director
+			}
+			var entries, labels []fyne.CanvasObject
+			var walk func(o fyne.CanvasObject)
+			walk = func(o fyne.CanvasObject) {
+				if !o.Visible() {
+					return
+				}
+				switch c := o.(type) {
+				case *widget.Entry:
+					entries = append(entries, c)
+				case *widget.SelectEntry:
+					entries = append(entries, c)
+				case *widget.Label:
+					if strings.TrimSpace(c.Text) != "" {
+						labels = append(labels, c)
+					}
+				case *canvas.Text: // a form's labels
+					if strings.TrimSpace(c.Text) != "" {
+						labels = append(labels, c)
+					}
+				case *widget.Select, *widget.Button: // their texts are values and actions, not labels
+				case *container.Scroll:
+					walk(c.Content)
+				case *fyne.Container:
+					for _, ch := range c.Objects {
+						walk(ch)
+					}
+				case fyne.Widget:
+					for _, ch := range test.WidgetRenderer(c).Objects() {
+						walk(ch)
+					}
+				}
+			}
+			walk(root)
+			if len(entries) == 0 && s.screen != ScreenCamera {
+				t.Errorf("%s %s: no fields found", l.Code, s.name)
+			}
+			for _, e := range entries {
+				ep, es := d.AbsolutePositionForObject(e), e.Size()
+				found := false
+				for _, lb := range labels {
+					lp, ls := d.AbsolutePositionForObject(lb), lb.Size()
+					mid := lp.Y + ls.Height/2
+					if mid >= ep.Y && mid <= ep.Y+es.Height && lp.X+ls.Width <= ep.X+0.5 {
+						found = true
+						break
+					}
+				}
+				if !found {
+					ph := ""
+					if en, ok := e.(*widget.Entry); ok {
+						ph = en.PlaceHolder
+					}
+					t.Errorf("%s %s: the field at %v (placeholder %q) has no label beside it", l.Code, s.name, ep, ph)
+				}
+			}
 		}
 	}
 }
