@@ -152,6 +152,9 @@ func TestEveryScreenAndVerdictAt800x480(t *testing.T) {
 	for k := referee.VerdictKind(1); k.String() != "verdict?"; k++ {
 		kinds = append(kinds, k)
 	}
+	if last := kinds[len(kinds)-1]; last < referee.VerdictCamera {
+		t.Fatalf("the verdict kinds end at %v", last)
+	}
 	ids := rawIDs(t)
 	komi := 6.5
 	for _, l := range Languages() {
