@@ -26,7 +26,7 @@ import (
 )
 
 func main() {
-	shot := flag.String("shot", "ruling", "table, ruling, rulings, count, count-ended, zoom, nocamera, dame, dame-asked, confirm, repetition, void, director, director-kb, director-kb-closed, gate, setup, setup-game, camera or menu")
+	shot := flag.String("shot", "ruling", "table, ruling, rulings, count, count-ended, zoom, nocamera, dame, dame-asked, confirm, repetition, void, called, director, director-kb, director-kb-closed, gate, setup, setup-game, camera or menu")
 	lang := flag.String("lang", "en", "language: en, pl, cs, ru or bg")
 	w := flag.Int("width", 800, "window width")
 	h := flag.Int("height", 480, "window height")
@@ -204,6 +204,16 @@ func state(shot string) (referee.State, ui.Conditions, error) {
 	case "director", "director-kb", "director-kb-closed", "gate", "setup-game", "menu":
 		st, cond, err := rulingState()
 		st.Rulings, st.Banner = nil, referee.Verdict{}
+		return st, cond, err
+	case "called":
+		// A player called the director: play halted, both clocks stopped, White in byo-yomi as the
+		// referee gives its clock ("BY 3×0:27").
+		st, cond, err := rulingState()
+		st.Rulings = nil
+		st.Phase, st.ToMove, st.ClockRunning, st.ClocksPaused = referee.PhaseHalted, engine.Empty, engine.Empty, true
+		st.Black.Clock.Running, st.White.Clock.Running = false, false
+		st.White.Clock.Text = "BY 3×0:27"
+		st.Banner = referee.Verdict{Kind: referee.VerdictDirector, At: t0.Add(10 * time.Minute), Says: []referee.Phrase{{Text: "The director is called: the clocks are stopped until the director resumes play. Press the director button again to withdraw the call."}}}
 		return st, cond, err
 	case "nocamera":
 		st, _, err := rulingState()
