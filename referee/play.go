@@ -587,6 +587,11 @@ func (t *core) pressNow(p clock.Press, at, now time.Time) error {
 			t.setBanner(Verdict{Kind: VerdictDirector, At: at, Says: []Phrase{phrase("The game is paused: the director was called. The clocks stay stopped until the director resumes play, or the director button is pressed again to withdraw the call.")}})
 			return nil
 		}
+		if t.halted == nil || t.halted.Move == nil {
+			// The director paused the game (no illegal move to rule on).
+			t.setBanner(Verdict{Kind: VerdictDirector, At: at, Says: []Phrase{phrase("The game is paused by the director: the clocks stay stopped until the director resumes play.")}})
+			return nil
+		}
 		t.setBanner(Verdict{Kind: VerdictInfo, At: at, Says: []Phrase{phrase("Play is halted: the director must rule before play continues.")}})
 	case PhaseMarking:
 		if t.conf != nil {

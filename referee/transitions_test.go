@@ -570,6 +570,19 @@ func TestTransitions(t *testing.T) {
 				h.tb.Fatal(err)
 			}
 		}, phase: PhasePlaying, banner: VerdictDirector, contains: []string{"play resumes"}},
+		{name: "director/a press while paused says the game is paused", size: 9, opts: withDirector, steps: func(h *harness) {
+			start(h, nil)
+			if err := h.tab.Director(pin, DirectorAction{Kind: DirectorPause}, h.now()); err != nil {
+				h.tb.Fatal(err)
+			}
+			h.advance(time.Minute)
+			h.press(clock.BlackClock)
+		}, phase: PhaseHalted, banner: VerdictDirector, contains: []string{"The game is paused by the director", "until the director resumes play"},
+			check: func(t *testing.T, h *harness, s State) {
+				if strings.Contains(s.Banner.Message, "halted") || s.ClockRunning != engine.Empty || !s.ClocksPaused {
+					t.Errorf("banner %q, clock running for %v, paused %v", s.Banner.Message, s.ClockRunning, s.ClocksPaused)
+				}
+			}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

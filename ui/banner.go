@@ -119,10 +119,17 @@ func (r *bannerRenderer) Layout(sz fyne.Size) {
 	r.objs = append(r.objs, r.body.set(v.Text, fyne.NewPos(pad, pad+titleH), fyne.NewSize(inner.Width, inner.Height-titleH), maxBody)...)
 }
 
+// rulingPanelHeight800 is about the inner height of the ruling panel at 800x480: the type grows
+// with the panel above it.
+const rulingPanelHeight800 = 240
+
 // layoutRuling lays the ruling panel out in large type: the title on the left of its top row with
-// "tap to close" small on the right, and the sentences below, as large as they fit (up to 34 px).
+// "tap to close" small on the right, and the sentences below, as large as they fit (up to 34 px at
+// 800x480, and as much larger as the panel is taller there: about 70 px at 1920x1080, so that a
+// large display is read from as far as the small one).
 func (r *bannerRenderer) layoutRuling(v BannerView, pad float32, inner fyne.Size) {
-	const titleSize, bodySize, hintSize = 30, 34, 17
+	scale := max(1, inner.Height/rulingPanelHeight800)
+	titleSize, bodySize, hintSize := 30*scale, 34*scale, 17*min(scale, 1.5)
 	titleH := min(inner.Height*0.25, titleSize*1.32)
 	hint := tr("Tap to close")
 	hintW := fyne.MeasureText(hint, hintSize, fyne.TextStyle{}).Width + 4

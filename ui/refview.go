@@ -26,20 +26,50 @@ func sideView(st referee.State, c engine.Color) SideView {
 	if c == engine.White {
 		s = st.White
 	}
+	// While play is halted (the director called, an illegal move to rule on) nobody is to move and
+	// both clocks are stopped: both say so.
+	halted := st.Phase == referee.PhaseHalted && st.ToMove == engine.Empty
 	d := clock.Display{
 		Side:       sideOf(c),
-		Text:       s.Clock.Text,
+		Text:       faceText(s.Clock.Text),
 		Remaining:  s.Clock.Remaining,
 		InOvertime: s.Clock.Overtime,
 		Periods:    s.Clock.Periods,
 		Stones:     s.Clock.Stones,
 		Flagged:    s.Clock.Flagged,
 		Running:    s.Clock.Running,
-		Paused:     st.ClocksPaused && st.ToMove == c,
+		Paused:     st.ClocksPaused && (st.ToMove == c || halted),
 	}
 	d.Low = s.Clock.Text != "" && d.Remaining < 10*time.Second && (d.Running || d.Paused)
 	return SideView{Color: c, Name: s.Player.Name, Rank: s.Player.Rank, Clock: d,
 		ToMove: st.ToMove == c && st.Phase == referee.PhasePlaying, Prisoners: s.Prisoners, PassStones: s.PassStones}
+}
+
+// faceText is the clock's time as its face shows it, in no language: the referee's overtime texts
+// ("BY 3×0:30" in byo-yomi, "CAN 7/4:10" in Canadian overtime, as the hall also receives them)
+// become "0:30 (3)" (the periods left) and "4:10 / 7" (the stones to play); other texts stay.
+func faceText(text string) string {
+	if rest, ok := strings.CutPrefix(text, "BY "); ok {
+		if n, left, ok := strings.Cut(rest, "×"); ok && allDigits(n) {
+			return left + " (" + n + ")"
+		}
+	}
+	if rest, ok := strings.CutPrefix(text, "CAN "); ok {
+		if n, left, ok := strings.Cut(rest, "/"); ok && allDigits(n) {
+			return left + " / " + n
+		}
+	}
+	return text
+}
+
+// allDigits reports whether s is a non-empty run of ASCII digits.
+func allDigits(s string) bool {
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return s != ""
 }
 
 // boardView maps the referee's board, last move and the points the verdict names.

@@ -130,7 +130,8 @@ func rulingState(t *testing.T, v referee.Verdict) referee.State {
 }
 
 // Every illegal-move ruling, under every policy and in every language, is shown at 800x480 in type
-// at least 24 px high (readable at 1 m), inside its panel, and the board and both clocks stay on
+// at least 24 px high (readable at 1 m), and at 1920x1080 at least 48 px (a large display read from
+// as far: its type grows with the panel), inside its panel, and the board and both clocks stay on
 // screen.
 func TestRulingReadableAt800x480(t *testing.T) {
 	newTestApp(t)
@@ -143,10 +144,25 @@ func TestRulingReadableAt800x480(t *testing.T) {
 		if err := SetLanguage(l.Code); err != nil {
 			t.Fatal(err)
 		}
+		for _, at := range []struct {
+			size  fyne.Size
+			least float32
+		}{{allDisplays[0], 24}, {allDisplays[2], 48}} {
+			rulingReadable(t, l.Code, rulings, at.size, at.least)
+		}
+	}
+}
+
+// rulingReadable checks every ruling of rulings on the table at sz in the current language: type at
+// least least px high, inside the panel, the board and clocks above it.
+func rulingReadable(t *testing.T, code string, rulings []referee.Verdict, sz fyne.Size, least float32) {
+	t.Helper()
+	l := Language{Code: code}
+	{
 		ts := NewTableScreen(nil, nil)
 		w := test.NewWindow(ts.Content())
 		w.SetPadded(false)
-		w.Resize(displays[0])
+		w.Resize(sz)
 		smallest, worst := float32(1000), ""
 		for _, v := range rulings {
 			ts.SetView(TableViewOf(rulingState(t, v), Conditions{}))
@@ -180,10 +196,10 @@ func TestRulingReadableAt800x480(t *testing.T) {
 				break
 			}
 		}
-		if smallest < 24 {
-			t.Errorf("%s: a ruling is drawn at %.1f px: %q", l.Code, smallest, worst)
+		if smallest < least {
+			t.Errorf("%s %v: a ruling is drawn at %.1f px: %q", l.Code, sz, smallest, worst)
 		}
-		t.Logf("%s: smallest ruling type %.1f px", l.Code, smallest)
+		t.Logf("%s %vx%v: smallest ruling type %.1f px", l.Code, sz.Width, sz.Height, smallest)
 		w.Close()
 	}
 }

@@ -26,7 +26,7 @@ import (
 )
 
 func main() {
-	shot := flag.String("shot", "ruling", "table, ruling, rulings, count, count-ended, zoom, nocamera, dame, dame-asked, confirm, repetition or void")
+	shot := flag.String("shot", "ruling", "table, ruling, rulings, count, count-ended, zoom, nocamera, dame, dame-asked, confirm, repetition, void, called, director, director-kb, director-kb-closed, gate, setup, setup-game, camera or menu")
 	lang := flag.String("lang", "en", "language: en, pl, cs, ru or bg")
 	w := flag.Int("width", 800, "window width")
 	h := flag.Int("height", 480, "window height")
@@ -77,6 +77,32 @@ func run(shot, lang string, w, h int, quit time.Duration) error {
 	case "director":
 		k.Show(ui.ScreenDirector)
 		k.Director().Unlock("0000")
+	case "director-kb", "director-kb-closed":
+		// The on-screen keyboard opened for the result field (and, for -closed, closed again): the
+		// field stays in view above it, and closing it gives the window its size back.
+		k.Show(ui.ScreenDirector)
+		d := k.Director()
+		d.Unlock("0000")
+		toggle, ok := d.KeyboardSlot.Objects[0].(interface{ Tapped(*fyne.PointEvent) })
+		if !ok {
+			return errors.New("no keyboard toggle on the director's panel")
+		}
+		go func() {
+			time.Sleep(2 * time.Second)
+			fyne.Do(func() {
+				win.Canvas().Focus(d.Result)
+				toggle.Tapped(&fyne.PointEvent{})
+			})
+			if shot == "director-kb-closed" {
+				time.Sleep(2 * time.Second)
+				fyne.Do(func() { toggle.Tapped(&fyne.PointEvent{}) })
+			}
+			time.Sleep(2 * time.Second)
+			fyne.Do(func() {
+				fmt.Fprintf(os.Stderr, "screens: %s: the window's canvas is %vx%v (asked %dx%d)\n", shot,
+					win.Canvas().Size().Width, win.Canvas().Size().Height, w, h)
+			})
+		}()
 	case "gate", "setup-game":
 		k.Show(ui.ScreenSetup)
 		if shot == "setup-game" {
@@ -175,9 +201,19 @@ func state(shot string) (referee.State, ui.Conditions, error) {
 		return repetitionState(shot == "void")
 	case "setup", "camera":
 		return referee.State{Phase: referee.PhaseSetup}, ui.Conditions{}, nil
-	case "director", "gate", "setup-game", "menu":
+	case "director", "director-kb", "director-kb-closed", "gate", "setup-game", "menu":
 		st, cond, err := rulingState()
 		st.Rulings, st.Banner = nil, referee.Verdict{}
+		return st, cond, err
+	case "called":
+		// A player called the director: play halted, both clocks stopped, White in byo-yomi as the
+		// referee gives its clock ("BY 3×0:27").
+		st, cond, err := rulingState()
+		st.Rulings = nil
+		st.Phase, st.ToMove, st.ClockRunning, st.ClocksPaused = referee.PhaseHalted, engine.Empty, engine.Empty, true
+		st.Black.Clock.Running, st.White.Clock.Running = false, false
+		st.White.Clock.Text = "BY 3×0:27"
+		st.Banner = referee.Verdict{Kind: referee.VerdictDirector, At: t0.Add(10 * time.Minute), Says: []referee.Phrase{{Text: "The director is called: the clocks are stopped until the director resumes play. Press the director button again to withdraw the call."}}}
 		return st, cond, err
 	case "nocamera":
 		st, _, err := rulingState()
