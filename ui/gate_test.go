@@ -70,7 +70,7 @@ func TestSettingsNeedThePINDuringAGame(t *testing.T) {
 	}
 	a.Show(ScreenSetup)
 	typePIN(a.gate, "2468")
-	if got := a.setup.RulesPreset(); got != "japanese" || a.setup.TimeControl.Text != "egf-b-byoyomi" || a.setup.Size.Selected != "9" {
+	if got := a.setup.RulesPreset(); got != "japanese" || a.setup.TimeControl.Text != controlField("egf-b-byoyomi") || a.setup.Size.Selected != "9" {
 		t.Errorf("set-up during the game shows %s, %s, %s, not the game's settings", got, a.setup.TimeControl.Text, a.setup.Size.Selected)
 	}
 	a.Show(ScreenGame)

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -74,6 +75,32 @@ func defaultControl(rules string) string {
 	return "30m+5x30s"
 }
 
+// controlField is what the time-control field shows for a time control: a tournament preset's
+// name ("egf-a-byoyomi", a configuration id) as its compact form ("60m+5x30s"), which players can
+// read and change; the words under the field say it in the screen's language.
+func controlField(tc string) string {
+	for _, n := range clock.PresetNames() {
+		if strings.EqualFold(n, tc) {
+			if c, err := clock.Preset(n); err == nil {
+				return c.String()
+			}
+		}
+	}
+	return tc
+}
+
+// controlChoices are the time controls the field's list offers: two common ones and every
+// tournament preset, in their compact form, each once.
+func controlChoices() []string {
+	out := []string{"30m+5x30s", "60m+5x30s"}
+	for _, n := range clock.PresetNames() {
+		if f := controlField(n); !slices.Contains(out, f) {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
 // NewSetupScreen builds the set-up screen from a starting set-up (zero fields get defaults). onStart
 // receives the completed set-up; an error it returns is shown and the form stays.
 func NewSetupScreen(initial referee.Setup, onStart func(referee.Setup) error, onBack func()) *SetupScreen {
@@ -86,7 +113,7 @@ func NewSetupScreen(initial referee.Setup, onStart func(referee.Setup) error, on
 	s.Komi = widget.NewEntry()
 	s.Handicap = widget.NewSelect([]string{"0", "2", "3", "4", "5", "6", "7", "8", "9"}, nil)
 	s.Size = widget.NewSelect([]string{"9", "13", "19"}, nil)
-	s.TimeControl = widget.NewSelectEntry(append([]string{"30m+5x30s", "60m+5x30s"}, clock.PresetNames()...))
+	s.TimeControl = widget.NewSelectEntry(controlChoices())
 	var labels []string
 	for _, p := range referee.Policies() {
 		labels = append(labels, policyLabel(p))
@@ -132,7 +159,7 @@ func NewSetupScreen(initial referee.Setup, onStart func(referee.Setup) error, on
 	s.ControlText = widget.NewLabel("")
 	s.ControlText.Wrapping = fyne.TextWrapWord
 	s.TimeControl.OnChanged = func(string) { s.sayControl() }
-	s.TimeControl.SetText(tc)
+	s.TimeControl.SetText(controlField(tc))
 	s.sayControl()
 	policy := initial.Policy
 	if policy == "" {
@@ -150,7 +177,7 @@ func NewSetupScreen(initial referee.Setup, onStart func(referee.Setup) error, on
 	s.Rules.OnChanged = func(string) {
 		r := s.RulesPreset()
 		s.fillKomi()
-		s.TimeControl.SetText(defaultControl(r))
+		s.TimeControl.SetText(controlField(defaultControl(r)))
 		s.Policy.SetSelected(policyLabel(referee.DefaultPolicy(r)))
 	}
 	s.Handicap.OnChanged = func(string) { s.fillKomi() }
