@@ -78,7 +78,6 @@ type sampler struct {
 	cellG   []float64   // per cell: mean chromaticity g/(r+g+b)
 	blocks  [][4]uint32 // the learned reader's patch cells: sums of B, G, R, luminance per block
 	tmp     [16]float64
-	rays    [][5]int32 // the learned reader's outline rays (rimRays), made on first use
 }
 
 // lineTol is how far (in spacings) LineVis looks for a grid line off its calibrated position:

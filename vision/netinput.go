@@ -14,10 +14,7 @@ import (
 //     colour difference, grid-line contrast and visibility, the neighbouring cells);
 //   - the frame's context: the 10th, 50th and 90th percentiles of every point's relative
 //     brightness and how clearly this frame's empty points show the grid;
-//   - how many board edges the point lies on (0, 1 or 2);
-//   - the stone's outline: along rays off the grid lines, how often and how deeply the ring where a
-//     stone's rim would be is darker than both inside and outside it (a white stone on a white
-//     board shows little but its rim and shadow).
+//   - how many board edges the point lies on (0, 1 or 2).
 const (
 	patchCells  = 6
 	patchReach  = 0.6
@@ -25,8 +22,7 @@ const (
 	nPatch      = 3 * patchPlane
 	nHandMade   = 11
 	nContext    = 4
-	nRim        = 2
-	netInputs   = nPatch + nHandMade + nContext + 1 + nRim
+	netInputs   = nPatch + nHandMade + nContext + 1
 	chromaScale = 10 // chromaticity differences are a few hundredths: scaled to about one
 )
 
@@ -78,8 +74,7 @@ func (s *sampler) netInput(pix []byte, f []pointFeatures, out []float32, ctxBuf 
 			h[9] = float32(clampF(p.CellRel, 0, 4))
 			h[10] = float32(clampF(p.CellChroma*chromaScale, 0, 4))
 			copy(x[nPatch+nHandMade:], ctx[:])
-			x[nPatch+nHandMade+nContext] = float32(edge)
-			x[netInputs-2], x[netInputs-1] = s.rim(sp*(c+1), sp*(r+1), bg)
+			x[netInputs-1] = float32(edge)
 		}
 	}
 }
@@ -260,66 +255,4 @@ func mirrorEdges(x []float32, left, right, top, bottom bool) int {
 		}
 	}
 	return edges
-}
-
-// Rays of the outline measure: three angles in each quadrant, none along a grid line, and the
-// radii (in spacings) of the inside, the rim band and the outside.
-var (
-	rimAngles = [3]float64{22.5, 45, 67.5}
-	rimInside = 0.2
-	rimBand   = [3]float64{0.38, 0.45, 0.52}
-	rimOut    = 0.66
-)
-
-// rimDarker is the darkening of the rim, relative to the board, from which a ray counts as showing one.
-const rimDarker = 0.05
-
-// rimRays prepares the outline's pixel offsets for the canonical spacing: per ray, the inside,
-// the three rim samples and the outside, as offsets into the luminance plane.
-func (s *sampler) rimRays() [][5]int32 {
-	if s.rays != nil {
-		return s.rays
-	}
-	side := int32(s.geom.Side())
-	sp := float64(s.geom.Spacing)
-	off := func(r, a float64) int32 {
-		dx := int32(math.Round(r * sp * math.Cos(a)))
-		dy := int32(math.Round(r * sp * math.Sin(a)))
-		return dy*side + dx
-	}
-	for q := 0; q < 4; q++ {
-		for _, deg := range rimAngles {
-			a := (deg + 90*float64(q)) * math.Pi / 180
-			s.rays = append(s.rays, [5]int32{off(rimInside, a), off(rimBand[0], a), off(rimBand[1], a), off(rimBand[2], a), off(rimOut, a)})
-		}
-	}
-	return s.rays
-}
-
-// rim returns the outline measure of the point at canonical pixel (cx, cy): the share of rays whose
-// rim band is darker than both the inside and the outside by rimDarker of the board's luminance bg,
-// and the mean of that darkening over the rays (relative to bg, clamped to [-1, 1]).
-func (s *sampler) rim(cx, cy int, bg float64) (share, depth float32) {
-	rays := s.rimRays()
-	side := s.geom.Side()
-	base := int32(cy*side + cx)
-	n := int32(len(s.lum))
-	at := func(o int32) float64 {
-		k := base + o
-		if k < 0 || k >= n {
-			return bg
-		}
-		return float64(s.lum[k])
-	}
-	var sum float64
-	dips := 0
-	for _, r := range rays {
-		band := math.Min(at(r[1]), math.Min(at(r[2]), at(r[3])))
-		d := (math.Min(at(r[0]), at(r[4])) - band) / bg
-		sum += d
-		if d >= rimDarker {
-			dips++
-		}
-	}
-	return float32(dips) / float32(len(rays)), float32(clampF(sum/float64(len(rays)), -1, 1))
 }
