@@ -28,8 +28,27 @@ type PINGuard struct {
 
 	mu          sync.Mutex
 	fails       int       // wrong PINs since the last right one or the last lock
+	wrong       int       // wrong PINs since the last right one (the series)
 	locks       int       // locks in the current series (each doubles the next)
 	lockedUntil time.Time // refused without a check until then
+	onLock      func(PINLock)
+}
+
+// PINLock is one lock of the guard, as OnLock reports it.
+type PINLock struct {
+	At    time.Time     // when the wrong PIN that locked it was typed
+	For   time.Duration // how long every PIN is refused from At
+	Wrong int           // wrong PINs in the series so far (checked ones, since the last right PIN)
+	Lock  int           // the lock's number in the series: 1 for the first
+}
+
+// OnLock has f called at each lock, the moment it locks (not at the PINs refused while locked),
+// in the goroutine of the Check that locked it and with none of the guard's locks held. The
+// kiosk journals it, so that the hall's dashboard shows it. Set it before the first Check.
+func (g *PINGuard) OnLock(f func(PINLock)) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.onLock = f
 }
 
 // NewPINGuard guards check (CheckPIN with the stored hash, say). now is the clock (time.Now
@@ -60,17 +79,33 @@ func (g *PINGuard) Check(pin string) bool {
 	ok := g.check(pin)
 	<-g.busy
 
+	lock, locked := g.count(ok)
+	if locked && lock.onLock != nil {
+		lock.onLock(lock.PINLock) // outside g.mu: the callee may take its own locks
+	}
+	return ok
+}
+
+// lockReport is a lock and whom to tell.
+type lockReport struct {
+	PINLock
+	onLock func(PINLock)
+}
+
+// count counts a checked PIN, and reports the lock it made, if it made one.
+func (g *PINGuard) count(ok bool) (lockReport, bool) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if ok {
-		g.fails, g.locks = 0, 0
+		g.fails, g.wrong, g.locks = 0, 0, 0
 		g.log.Info("director PIN accepted")
-		return true
+		return lockReport{}, false
 	}
 	g.fails++
+	g.wrong++
 	if g.fails < PINFailsBeforeLock && g.locks == 0 {
 		g.log.Warn("director PIN wrong", "wrong in a row", g.fails)
-		return false
+		return lockReport{}, false
 	}
 	// The lock: at the fifth wrong PIN, then at every wrong PIN after a lock has ended.
 	d := PINLockout << g.locks
@@ -79,9 +114,10 @@ func (g *PINGuard) Check(pin string) bool {
 	}
 	g.locks++
 	g.fails = 0
-	g.lockedUntil = g.now().Add(d)
+	at := g.now()
+	g.lockedUntil = at.Add(d)
 	g.log.Warn("director PIN wrong: locked", "for", d, "lock", g.locks)
-	return false
+	return lockReport{PINLock: PINLock{At: at, For: d, Wrong: g.wrong, Lock: g.locks}, onLock: g.onLock}, true
 }
 
 // LockedFor returns how long the guard still refuses every PIN (0 when it does not).

@@ -112,3 +112,43 @@ func TestPINGuardOneCheckAtATime(t *testing.T) {
 		t.Errorf("%d checks, want 1", checks)
 	}
 }
+
+// TestPINGuardReportsEachLock: OnLock hears each lock once, the moment it locks (the fifth wrong
+// PIN, then the wrong PIN after a lock), not the PINs refused while locked, with how long it
+// lasts and how many wrong PINs made it; the callback may use the guard (no lock is held).
+func TestPINGuardReportsEachLock(t *testing.T) {
+	now := time.Unix(1_000_000, 0)
+	g := NewPINGuard(func(p string) bool { return p == "2468" }, func() time.Time { return now }, slog.New(slog.DiscardHandler))
+	var got []PINLock
+	g.OnLock(func(l PINLock) {
+		if g.LockedFor() != l.For {
+			t.Errorf("the guard says %v locked while reporting a lock of %v", g.LockedFor(), l.For)
+		}
+		got = append(got, l)
+	})
+	for i := 0; i < PINFailsBeforeLock; i++ {
+		g.Check("1111")
+	}
+	g.Check("1111") // refused while locked: no report
+	now = now.Add(time.Minute)
+	g.Check("1111")
+	now = now.Add(2 * time.Minute)
+	g.Check("2468")
+	for i := 0; i < PINFailsBeforeLock; i++ {
+		g.Check("1111")
+	}
+	start := time.Unix(1_000_000, 0)
+	want := []PINLock{
+		{At: start, For: time.Minute, Wrong: 5, Lock: 1},
+		{At: start.Add(time.Minute), For: 2 * time.Minute, Wrong: 6, Lock: 2},
+		{At: start.Add(3 * time.Minute), For: time.Minute, Wrong: 5, Lock: 1},
+	}
+	if len(got) != len(want) {
+		t.Fatalf("locks reported %+v, want %+v", got, want)
+	}
+	for i := range want {
+		if !got[i].At.Equal(want[i].At) || got[i].For != want[i].For || got[i].Wrong != want[i].Wrong || got[i].Lock != want[i].Lock {
+			t.Errorf("lock %d: %+v, want %+v", i+1, got[i], want[i])
+		}
+	}
+}
