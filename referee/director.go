@@ -85,6 +85,23 @@ func (t *Table) deny(a DirectorAction, at time.Time) {
 	t.bump() // said, not journaled: the denied record is the audit
 }
 
+// PINLocked journals that the director PIN has just locked after wrong PINs (config.PINGuard's
+// lock: every PIN is refused for lockout from at), as an audit record that replays as nothing;
+// the hall's dashboard shows it as an alert. The screens say the lock themselves (PINLockedFor).
+func (t *Table) PINLocked(at time.Time, lockout time.Duration, wrong int) error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if at.IsZero() {
+		at = t.live.Now()
+	}
+	t.seq++
+	if err := t.append(&event{Seq: t.seq, Kind: kindPINLocked, At: at, Lockout: lockout, Wrong: wrong}); err != nil {
+		t.seq--
+		return err
+	}
+	return nil
+}
+
 // checkDirector refuses, before anything is journaled, an action that cannot apply now.
 func (t *core) checkDirector(a DirectorAction) error {
 	if t.game == nil {

@@ -29,6 +29,7 @@ const (
 	kindRecovered    = "recovered"     // the kiosk restarted: clocks paused at At
 	kindOutput       = "out"           // Verdicts, Moves, Clock: what event Of produced
 	kindDenied       = "denied"        // a director action refused for a wrong PIN (audit only)
+	kindPINLocked    = "pin-locked"    // Lockout, Wrong: the director PIN locked after repeated wrong PINs (audit only)
 	kindSight        = "sight"         // View, Error: the camera's view changed (picture lost or back, board moved or found)
 )
 
@@ -49,6 +50,9 @@ type event struct {
 	Gen      int             `json:"gen,omitempty"`
 	Director *DirectorAction `json:"director,omitempty"`
 	View     string          `json:"view,omitempty"`
+	// kindPINLocked: how long every PIN is refused from At, and the wrong PINs that locked it.
+	Lockout time.Duration `json:"lockout,omitempty"`
+	Wrong   int           `json:"wrong,omitempty"`
 	// Moving: the pass button was pressed while the board was not still (a hand over it, a stone
 	// just put down); the pass waits for the still board (see passWithStone).
 	Moving bool `json:"moving,omitempty"`
@@ -59,4 +63,6 @@ type event struct {
 	Clock    *clock.State `json:"clock,omitempty"`
 }
 
-func (e *event) isOutput() bool { return e.Kind == kindOutput || e.Kind == kindDenied }
+func (e *event) isOutput() bool {
+	return e.Kind == kindOutput || e.Kind == kindDenied || e.Kind == kindPINLocked
+}

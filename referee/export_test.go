@@ -134,3 +134,44 @@ func TestLockedPINSaysSo(t *testing.T) {
 		}
 	}
 }
+
+// TestPINLockJournaled: the director PIN's lock is journaled once, with its length and the wrong
+// PINs that made it (for the hall's dashboard), and replays as nothing.
+func TestPINLockJournaled(t *testing.T) {
+	h := newHarness(t, 9, nil)
+	start(h, nil)
+	h.move(engine.Black, "E5")
+	at := h.now()
+	if err := h.tab.PINLocked(at, 2*time.Minute, 6); err != nil {
+		t.Fatal(err)
+	}
+	h.tab.Close()
+	data, err := os.ReadFile(filepath.Join(h.dir, journal.FileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, _, err := journal.Decode(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var locks []event
+	for _, r := range recs {
+		var ev event
+		if err := json.Unmarshal(r, &ev); err != nil {
+			t.Fatal(err)
+		}
+		if ev.Kind == kindPINLocked {
+			locks = append(locks, ev)
+		}
+	}
+	if len(locks) != 1 || locks[0].Lockout != 2*time.Minute || locks[0].Wrong != 6 || !locks[0].At.Equal(at) {
+		t.Fatalf("lock records %+v, want one of 2m after 6 wrong PINs at %v", locks, at)
+	}
+	h.reopen()
+	if got := h.movesGTP(); got != "B E5" {
+		t.Errorf("after reopening: %q", got)
+	}
+	if err := h.tab.PINLocked(time.Time{}, time.Minute, 5); err != nil {
+		t.Errorf("a second lock after reopening: %v", err)
+	}
+}
