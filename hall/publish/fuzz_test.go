@@ -13,6 +13,7 @@ import (
 func FuzzParseRecord(f *testing.F) {
 	f.Add([]byte(`{"seq":1,"k":"setup","at":"2026-01-01T10:00:00Z","setup":{"rules":"aga","size":9,"black":{"name":"A"},"white":{"name":"B"}}}`))
 	f.Add([]byte(`{"seq":4,"k":"out","at":"2026-01-01T10:00:01Z","verdicts":[{"kind":10,"color":1,"message":"Illegal move"}],"moves":["B E5"]}`))
+	f.Add([]byte(`{"seq":5,"k":"pin-locked","at":"2026-01-01T10:00:02Z","lockout":60000000000,"wrong":5}`))
 	f.Add([]byte(`{"seq":0}`))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		r, err := parseRecord(b)

@@ -29,6 +29,8 @@ type record struct {
 	Verdicts []referee.Verdict `json:"verdicts,omitempty"`
 	Moves    []string          `json:"moves,omitempty"`
 	Clock    *clock.State      `json:"clock,omitempty"`
+	Lockout  time.Duration     `json:"lockout,omitempty"` // "pin-locked": how long every PIN is refused
+	Wrong    int               `json:"wrong,omitempty"`   // "pin-locked": the wrong PINs that locked it
 }
 
 // ErrBadRecord is wrapped by parseRecord.
@@ -129,6 +131,9 @@ func (g *game) add(r record) {
 	if r.Kind == "flag" {
 		g.alert(wire.Verdict{Kind: "flag", Color: colorLetter(r.Color), Message: colorName(r.Color) + "'s flag fell", At: r.At})
 	}
+	if r.Kind == "pin-locked" {
+		g.alert(wire.Verdict{Kind: wire.KindPINLocked, Message: pinLockedMessage(r.Wrong, r.Lockout), At: r.At})
+	}
 	for _, v := range r.Verdicts {
 		w := verdict(v)
 		g.last = &w
@@ -136,6 +141,26 @@ func (g *game) add(r record) {
 			g.alert(w)
 		}
 	}
+}
+
+// pinLockedMessage is the hall's alert for a lock of the table's director PIN (in English, like
+// the dashboard's other alerts): "Director PIN locked for 1 min after 5 wrong PINs".
+func pinLockedMessage(wrong int, lockout time.Duration) string {
+	msg := "Director PIN locked"
+	if lockout > 0 {
+		if lockout < time.Minute {
+			msg += fmt.Sprintf(" for %d s", int(lockout.Round(time.Second)/time.Second))
+		} else {
+			msg += fmt.Sprintf(" for %d min", int((lockout+time.Minute-1)/time.Minute))
+		}
+	}
+	switch {
+	case wrong == 1:
+		msg += " after 1 wrong PIN"
+	case wrong > 1:
+		msg += fmt.Sprintf(" after %d wrong PINs", wrong)
+	}
+	return msg
 }
 
 func (g *game) alert(v wire.Verdict) {

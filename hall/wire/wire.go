@@ -120,11 +120,15 @@ type Verdict struct {
 	At         time.Time `json:"at"`
 }
 
+// KindPINLocked is the kind of the alert the hall gets when a table's director PIN locks after
+// repeated wrong PINs (the journal's "pin-locked" record; no referee verdict has it).
+const KindPINLocked = "pin-locked"
+
 // Alert reports whether the hall's director should see the verdict as an alert: an illegal move,
-// a flag fall, a director call, a camera trouble.
+// a flag fall, a director call, a camera trouble, the director PIN locked after wrong PINs.
 func (v Verdict) Alert() bool {
 	switch v.Kind {
-	case "illegal", "director", "camera", "flag":
+	case "illegal", "director", "camera", "flag", KindPINLocked:
 		return true
 	}
 	return false
