@@ -236,3 +236,47 @@ func TestDirectorSetsAResult(t *testing.T) {
 		t.Fatal("the result taken back still shows")
 	}
 }
+
+// TestPINLockAlert: a table's director PIN locked after wrong PINs (the journal's pin-locked
+// record, which the table's publisher sends as an event and as an alert of its state) is an
+// alert on the table's card with its time, listed on the table's page, and the director
+// acknowledges it like the others; the table's other alerts stay.
+func TestPINLockAlert(t *testing.T) {
+	s, web := fedServer(t)
+	tab, _ := s.Table(3)
+	lockedAt := time.Date(2026, 11, 25, 10, 32, 5, 0, time.UTC)
+	msg := "Director PIN locked for 1 min after 5 wrong PINs"
+	ev, _ := json.Marshal(wire.Event{Game: "g", Seq: 6, Kind: "pin-locked", At: lockedAt})
+	if err := s.Handle(wire.TableTopic("h", 3, wire.KindEvents), ev); err != nil {
+		t.Fatal(err)
+	}
+	st := tab.State
+	st.Seq = 6
+	st.Alerts = append(st.Alerts, wire.Verdict{Kind: wire.KindPINLocked, Message: msg, At: lockedAt})
+	b, _ := json.Marshal(st)
+	if err := s.Handle(wire.TableTopic("h", 3, wire.KindState), b); err != nil {
+		t.Fatal(err)
+	}
+	tab, _ = s.Table(3)
+	open := tab.OpenAlerts()
+	if len(open) != 2 || open[1].Kind != wire.KindPINLocked {
+		t.Fatalf("open alerts %+v, want the illegal move's and the PIN's", open)
+	}
+	when := lockedAt.Local().Format("15:04:05")
+	if _, page := get(t, web.Client(), web.URL+"/"); !strings.Contains(page, "2 alerts: "+when+" "+msg) {
+		t.Errorf("the card does not show the PIN's lock with its time %s", when)
+	}
+	if _, page := get(t, web.Client(), web.URL+"/table/3"); !strings.Contains(page, when+" "+msg) {
+		t.Errorf("the table's page does not list the PIN's lock with its time %s", when)
+	}
+	if !s.Acknowledge(3, AlertKey(open[1])) {
+		t.Fatal("the PIN's lock could not be acknowledged")
+	}
+	tab, _ = s.Table(3)
+	if open := tab.OpenAlerts(); len(open) != 1 || open[0].Kind != "illegal" {
+		t.Errorf("after acknowledging the PIN's lock: %+v, want the illegal move's only", open)
+	}
+	if _, page := get(t, web.Client(), web.URL+"/"); strings.Contains(page, msg) || !strings.Contains(page, "Illegal move: ko") {
+		t.Error("the card after acknowledging the PIN's lock: want the illegal move only")
+	}
+}
