@@ -428,9 +428,21 @@ func (k *kiosk) checkPIN() (check func(string) bool, lockedFor func() time.Durat
 		// 10,000 four-digit PINs cannot be tried in a tournament's time.
 		hash := k.cfg.Director.PINHash
 		g := config.NewPINGuard(func(p string) bool { return config.CheckPIN(hash, p) }, time.Now, k.log)
+		g.OnLock(k.pinLocked)
 		return g.Check, g.LockedFor
 	}
 	return nil, nil
+}
+
+// pinLocked journals a lock of the director PIN (the moment it locks), so that the hall's
+// dashboard shows it as an alert. k.tab is set before any PIN can be typed.
+func (k *kiosk) pinLocked(l config.PINLock) {
+	if k.tab == nil {
+		return
+	}
+	if err := k.tab.PINLocked(l.At, l.For, l.Wrong); err != nil {
+		k.log.Warn("journaling the director PIN's lock", "err", err)
+	}
 }
 
 // pinOK tells whether pin is the director's: referee.ErrNoDirector when no PIN is configured,

@@ -272,3 +272,95 @@ func TestAssignmentOfferedLive(t *testing.T) {
 	wg.Wait()
 	<-followed
 }
+
+// TestPINLockReachesTheHall: wrong director PINs at a table in a hall, typed on the director
+// screen's pad (not journaled) and on a director action (journaled as refused), lock the PIN at
+// the fifth; the lock is journaled once, and the dashboard shows it as one alert of the table,
+// with the lock's length and the wrong PINs, which the director acknowledges. A PIN typed while
+// locked makes no second alert.
+func TestPINLockReachesTheHall(t *testing.T) {
+	b := halltest.Start(t, 1)
+	cfg := hallConfig(t, b, 1, b.Creds[brokerconf.TableUser(1)])
+	hash, err := config.HashPIN("2468")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Director.PINHash = hash
+	if err := os.MkdirAll(cfg.Paths.JournalDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	log := slog.New(slog.DiscardHandler)
+	k := &kiosk{cfg: cfg, log: log}
+	k.pinCheck, k.pinLockedFor = k.checkPIN()
+	tab, err := referee.Open(referee.Options{JournalDir: cfg.Paths.JournalDir, CheckPIN: k.pinCheck, PINLockedFor: k.pinLockedFor,
+		NoSync: true, Logger: log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { tab.Close() })
+	k.tab = tab
+	h := k.handlers()
+	if err := h.Setup(referee.Setup{Rules: "aga", Size: 9, Black: referee.Player{Name: "Ann"}, White: referee.Player{Name: "Bo"}}); err != nil {
+		t.Fatal(err)
+	}
+
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	store := dashboard.NewStore(halltest.Hall)
+	done, err := dashboard.Follow(ctx, store, link.Options{URL: b.URL(), User: brokerconf.DirectorUser,
+		Password: b.Creds[brokerconf.DirectorUser], ClientID: "dashboard-" + t.Name()}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	startHall(ctx, &wg, cfg, log, nil)
+
+	for i := 0; i < config.PINFailsBeforeLock-1; i++ {
+		if err := h.CheckPIN("1111"); !errors.Is(err, referee.ErrBadPIN) {
+			t.Fatalf("wrong PIN %d on the pad: %v", i+1, err)
+		}
+	}
+	if err := h.Director("1111", referee.DirectorAction{Kind: referee.DirectorPause}); !errors.Is(err, referee.ErrBadPIN) {
+		t.Fatalf("the fifth wrong PIN, on a director action: %v", err)
+	}
+	if k.pinLockedFor() <= 0 {
+		t.Fatal("not locked after five wrong PINs")
+	}
+	if err := h.CheckPIN("2468"); !errors.Is(err, referee.ErrBadPIN) { // refused while locked: no second lock
+		t.Fatalf("the right PIN while locked: %v", err)
+	}
+	records, err := publish.JournalRecords(filepath.Join(cfg.Paths.JournalDir, "journal.tgj"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pinAlerts []wire.Verdict
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		got, _ := store.Table(1)
+		pinAlerts = pinAlerts[:0]
+		for _, a := range got.OpenAlerts() {
+			if a.Kind == wire.KindPINLocked {
+				pinAlerts = append(pinAlerts, a)
+			}
+		}
+		if got.State.Seq >= uint64(records) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the dashboard's state of table 1 is at record %d of %d", got.State.Seq, records)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if len(pinAlerts) != 1 || pinAlerts[0].Message != "Director PIN locked for 1 min after 5 wrong PINs" {
+		t.Fatalf("the dashboard's PIN alerts: %+v, want one", pinAlerts)
+	}
+	if !store.Acknowledge(1, dashboard.AlertKey(pinAlerts[0])) {
+		t.Fatal("the director could not acknowledge the PIN's lock")
+	}
+	if got, _ := store.Table(1); len(got.OpenAlerts()) != 0 {
+		t.Errorf("open alerts after acknowledging: %+v", got.OpenAlerts())
+	}
+	cancel()
+	wg.Wait()
+	<-done
+}
