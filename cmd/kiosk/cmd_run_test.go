@@ -301,6 +301,12 @@ func TestKioskWindowUnderXvfb(t *testing.T) {
 		}
 	case <-time.After(10 * time.Second):
 		t.Error("the kiosk did not exit within 10 s of SIGTERM")
+		// SIGQUIT makes the Go runtime print every goroutine: where the shutdown is stuck.
+		_ = kiosk.cmd.Process.Signal(syscall.SIGQUIT)
+		select {
+		case <-kiosk.exited:
+		case <-time.After(5 * time.Second):
+		}
 	}
 	if t.Failed() {
 		t.Logf("kiosk output:\n%s", kiosk.logs.String())
