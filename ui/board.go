@@ -334,41 +334,43 @@ func (r *boardRenderer) rebuildMarks(v BoardView, n int) {
 		if !inWindow(m.Point, r.from, r.side) {
 			continue
 		}
-		switch m.Kind {
-		case MarkIllegal, MarkRemove:
-			col := colIllegal
-			if m.Kind == MarkRemove {
-				col = colRemove
-			}
-			ring := canvas.NewCircle(color.NRGBA{R: col.R, G: col.G, B: col.B, A: 0x50})
-			ring.StrokeColor = col
-			ring.StrokeWidth = 5
-			r.marks = append(r.marks, ring)
-			r.markAt = append(r.markAt, m)
-		case MarkFix:
-			sq := canvas.NewRectangle(color.NRGBA{R: colDiffers.R, G: colDiffers.G, B: colDiffers.B, A: 0x40})
-			sq.StrokeColor = colDiffers
-			sq.StrokeWidth = 5
-			r.marks = append(r.marks, sq)
-			r.markAt = append(r.markAt, m)
-		case MarkDame:
-			ring := canvas.NewCircle(color.Transparent)
-			ring.StrokeColor = colDame
-			ring.StrokeWidth = 4
-			r.marks = append(r.marks, ring)
-			r.markAt = append(r.markAt, m)
-		case MarkSeki:
-			sq := canvas.NewRectangle(color.Transparent)
-			sq.StrokeColor = colSeki
-			sq.StrokeWidth = 4
-			r.marks = append(r.marks, sq)
-			r.markAt = append(r.markAt, m)
-		case MarkFilled:
-			dot := canvas.NewCircle(colDame)
-			r.marks = append(r.marks, dot)
+		if o := markObject(m.Kind); o != nil {
+			r.marks = append(r.marks, o)
 			r.markAt = append(r.markAt, m)
 		}
 	}
+}
+
+// markObject draws one kind of mark: a filled ring (illegal, remove), a tinted square (the board
+// differs), an open ring (open dame), an open square (seki liberty) or a dot (dame filled); nil for
+// a kind the board does not draw.
+func markObject(k MarkKind) fyne.CanvasObject {
+	tint := func(c color.NRGBA, a uint8) color.NRGBA { return color.NRGBA{R: c.R, G: c.G, B: c.B, A: a} }
+	ring := func(fill color.Color, stroke color.NRGBA, w float32) fyne.CanvasObject {
+		o := canvas.NewCircle(fill)
+		o.StrokeColor, o.StrokeWidth = stroke, w
+		return o
+	}
+	square := func(fill color.Color, stroke color.NRGBA, w float32) fyne.CanvasObject {
+		o := canvas.NewRectangle(fill)
+		o.StrokeColor, o.StrokeWidth = stroke, w
+		return o
+	}
+	switch k {
+	case MarkIllegal:
+		return ring(tint(colIllegal, 0x50), colIllegal, 5)
+	case MarkRemove:
+		return ring(tint(colRemove, 0x50), colRemove, 5)
+	case MarkFix:
+		return square(tint(colDiffers, 0x40), colDiffers, 5)
+	case MarkDame:
+		return ring(color.Transparent, colDame, 4)
+	case MarkSeki:
+		return square(color.Transparent, colSeki, 4)
+	case MarkFilled:
+		return canvas.NewCircle(colDame)
+	}
+	return nil
 }
 
 func (r *boardRenderer) Layout(sz fyne.Size) {
