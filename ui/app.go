@@ -268,14 +268,15 @@ func (a *App) Show(s Screen) {
 		a.camera.GrabAsync()
 		if a.h.Camera.Frame != nil {
 			a.live = make(chan struct{})
-			go a.livePicture(a.live, a.h.Camera.Frame)
+			go a.livePicture(a.live, a.h.Camera.Frame, a.camera.onUI)
 		}
 	}
 	a.show()
 }
 
-// livePicture renews the camera screen's picture until stop is closed.
-func (a *App) livePicture(stop <-chan struct{}, frame func() (image.Image, error)) {
+// livePicture renews the camera screen's picture until stop is closed; onUI applies each picture on
+// Fyne's goroutine.
+func (a *App) livePicture(stop <-chan struct{}, frame func() (image.Image, error), onUI func(func())) {
 	t := time.NewTicker(livePeriod)
 	defer t.Stop()
 	for {
@@ -288,7 +289,7 @@ func (a *App) livePicture(stop <-chan struct{}, frame func() (image.Image, error
 		if err != nil {
 			continue
 		}
-		fyne.Do(func() {
+		onUI(func() {
 			select {
 			case <-stop:
 			default:

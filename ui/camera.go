@@ -199,6 +199,9 @@ type CameraScreen struct {
 	h                CameraHandlers
 	content          fyne.CanvasObject
 	edited           bool
+	// onUI runs a background result on Fyne's goroutine: fyne.Do on a display. Fyne's test
+	// driver runs fyne.Do on the caller's goroutine, so tests put a queue here that they drain.
+	onUI func(func())
 }
 
 // blackSides are the image edges Black can sit at, in the order the selector shows them.
@@ -218,7 +221,7 @@ func sideLabel(s string) string {
 
 // NewCameraScreen builds the screen.
 func NewCameraScreen(h CameraHandlers) *CameraScreen {
-	c := &CameraScreen{Preview: NewPreview(), h: h}
+	c := &CameraScreen{Preview: NewPreview(), h: h, onUI: fyne.Do}
 	c.Preview.OnMoved = func([4][2]float64) { c.edited = true }
 	c.Confidence = widget.NewLabel("")
 	c.Message = widget.NewLabel("")
@@ -324,9 +327,10 @@ func (c *CameraScreen) GrabAsync() {
 	}
 	c.setText(c.Message, tr("Finding the board…"))
 	grab := c.h.Grab
+	onUI := c.onUI
 	go func() {
 		v, err := grab()
-		fyne.Do(func() {
+		onUI(func() {
 			c.setText(c.Message, "")
 			if err != nil {
 				c.setText(c.Message, errorText(err))

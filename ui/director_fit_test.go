@@ -49,10 +49,7 @@ func TestDirectorAndSetupFitEveryLanguage(t *testing.T) {
 					t.Errorf("set-up %s: the window is %v", n, w.Canvas().Size())
 				}
 			}
-			a.Show(ScreenCamera)
-			// Showing the screen looks for the board in the background and says what it found when
-			// that comes; look once here too, so the text is there before the labels settle.
-			a.camera.Grab()
+			showCamera(t, a)
 			for range 3 { // a wrapped label's height follows its width at the next layout (as every frame does on a display)
 				a.camera.settings.Refresh()
 			}

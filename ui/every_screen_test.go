@@ -267,7 +267,7 @@ func TestEveryScreenAndVerdictAt800x480(t *testing.T) {
 		a.Show(ScreenSetup)
 		fitCheck(t, l.Code+" set-up", a.Current(), sz, a.setup.Start)
 		checkSaidInWords(t, l.Code+" set-up", a.Current(), english, ids)
-		a.Show(ScreenCamera)
+		showCamera(t, a)
 		fitCheck(t, l.Code+" camera", a.Current(), sz, a.camera.Find, a.camera.Save, a.camera.Back)
 		checkSaidInWords(t, l.Code+" camera", a.Current(), english, ids)
 		// No camera at the start.

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
@@ -157,4 +158,29 @@ func demoCount(t *testing.T) CountView {
 		v.Board.Marks = append(v.Board.Marks, Mark{Point: p, Kind: MarkDead})
 	}
 	return v
+}
+
+// uiQueue makes the camera screen hand its background results to the test instead of applying
+// them on the background goroutine (which is what fyne.Do does under Fyne's test driver).
+func uiQueue(a *App) <-chan func() {
+	q := make(chan func(), 256)
+	a.camera.onUI = func(f func()) { q <- f }
+	return q
+}
+
+// showCamera shows the camera screen and applies, on the test's goroutine, the result of the board
+// search that showing it starts in the background.
+func showCamera(t *testing.T, a *App) {
+	t.Helper()
+	q := uiQueue(a)
+	a.Show(ScreenCamera)
+	if a.h.Camera.Grab == nil {
+		return // nothing to search with
+	}
+	select {
+	case f := <-q:
+		f()
+	case <-time.After(10 * time.Second):
+		t.Fatal("the camera screen's board search did not finish")
+	}
 }

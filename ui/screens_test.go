@@ -358,6 +358,7 @@ func TestCameraLivePicture(t *testing.T) {
 		},
 	}})
 	a.Update(playingState(t), Conditions{})
+	q := uiQueue(a)
 	a.Show(ScreenCamera)
 	var last image.Image
 	select {
@@ -365,12 +366,16 @@ func TestCameraLivePicture(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Fatal("no live frame asked for")
 	}
-	deadline := time.Now().Add(3 * time.Second)
-	for a.camera.Preview.View().Frame != last && time.Now().Before(deadline) {
-		time.Sleep(20 * time.Millisecond)
-	}
-	if a.camera.Preview.View().Frame != last {
-		t.Error("the live frame is not shown")
+	// The board search's result and the live frames come in turn; the frame asked for is shown
+	// when its turn comes.
+	deadline := time.After(3 * time.Second)
+	for a.camera.Preview.View().Frame != last {
+		select {
+		case f := <-q:
+			f()
+		case <-deadline:
+			t.Fatal("the live frame is not shown")
+		}
 	}
 	a.Show(ScreenGame)
 	for len(frames) > 0 {
