@@ -316,14 +316,21 @@ func subLattice(e []float64) bool {
 	return false
 }
 
-// inView reports whether the whole grid, up to its corner intersections, lies inside the w x h
-// image: the kiosk needs the whole board in view.
+// edgeSlack is how far, in grid spacings, a corner intersection may lie outside the picture with
+// the grid still counted as in view. A photo cropped to the board often puts an outer line on
+// the picture's edge, and the fitted corner then lands a little outside (a fraction of a spacing):
+// its line and the stones on it are still in view. A grid whose outer line the picture cuts away
+// runs a whole spacing or more out.
+const edgeSlack = 0.5
+
+// inView reports whether the whole grid, up to its corner intersections (within edgeSlack),
+// lies inside the w x h image: the kiosk needs the whole board in view.
 func (g gridFit) inView(w, h int) bool {
 	hm, ok := gridH(g.cols, g.rows, g.corners)
 	if !ok {
 		return false
 	}
-	const m = 0
+	const m = -edgeSlack // the point half a cell in from each corner
 	lu, lv := float64(g.cols-1), float64(g.rows-1)
 	for _, p := range [...]Point2{{-m, -m}, {lu + m, -m}, {lu + m, lv + m}, {-m, lv + m}} {
 		q := applyH(hm, p)
