@@ -302,6 +302,14 @@ func fitPair(w *workImage, n frameNorm, va, vb vanishing, segs []normSeg, sizes 
 		}
 		best.conf = best.confidence(&w.lines, gray, cap)
 		out = append(out, best)
+		if big := slices.Max(sizes); best.cols < big && g.cols < big-2 && g.rows < big-2 && min(g.cols, g.rows) >= 7 {
+			// snapToSize adds at most two lines an axis: a lattice grown well short of the largest
+			// board (stones hiding lines late in a game) is also tried as part of one.
+			if e, ok := expandToSize(&w.lines, g, big, w.lines.w, w.lines.h, cap); ok {
+				e.conf = e.confidence(&w.lines, gray, cap)
+				out = append(out, e)
+			}
+		}
 		if !best.inView(w.lines.w, w.lines.h) {
 			// A grid a line off (the board's edge or a shadow taken for its outer line, stones
 			// hiding the real one) runs out of the picture; the same lattice moved a line back
@@ -493,6 +501,49 @@ func snapToSize(lines *plane, g gridFit, sizes []int, cap float32) (gridFit, boo
 		}
 	}
 	sort.SliceStable(cands, func(i, j int) bool { return cands[i].score > cands[j].score })
+	for _, sc := range cands[:min(len(cands), snapRefined)] {
+		c := refineGrid(lines, sc.g, cap, 1, 0.5, true)
+		if v := c.score() + 0.5*minStubs(lines, c, cap); v > bestScore {
+			best, bestScore = c, v
+		}
+	}
+	if best.cols == 0 {
+		return gridFit{}, false
+	}
+	return refineGrid(lines, best, cap, 0.5, 0.12, false), true
+}
+
+// expandToSize places the s x s grid that contains the cols x rows lattice g (same spacing and
+// perspective) where the image evidence fits it best, for a lattice grown short of the board:
+// late in a game stones hide whole lines, and growGrid stops at the first one it cannot see, so
+// a 19x19 board can grow to 9 or 13 lines and be taken for a smaller board. Every placement
+// whose corners lie near the w x h work picture is ranked unrefined (the lattice's perspective,
+// carried past its lines, is a little off until refined); the best few are refined.
+func expandToSize(lines *plane, g gridFit, s int, w, h int, cap float32) (gridFit, bool) {
+	hm, ok := gridH(g.cols, g.rows, g.corners)
+	if !ok || g.cols > s || g.rows > s {
+		return gridFit{}, false
+	}
+	type scored struct {
+		g     gridFit
+		score float64
+	}
+	var cands []scored
+	for left := 0; left <= s-g.cols; left++ {
+		for top := 0; top <= s-g.rows; top++ {
+			u0, v0 := -float64(left), -float64(top)
+			u1, v1 := u0+float64(s-1), v0+float64(s-1)
+			c := gridFit{cols: s, rows: s, lattice: g.lattice, corners: [4]Point2{
+				applyH(hm, Point2{u0, v0}), applyH(hm, Point2{u1, v0}), applyH(hm, Point2{u1, v1}), applyH(hm, Point2{u0, v1})}}
+			if checkQuad(orderCorners(c.corners), float64(w), float64(h)) != nil {
+				continue
+			}
+			c.on, c.off, c.out = gridEvidence(lines, c.cols, c.rows, c.corners, cap, true)
+			cands = append(cands, scored{c, c.score() + 0.5*minStubs(lines, c, cap)})
+		}
+	}
+	sort.SliceStable(cands, func(i, j int) bool { return cands[i].score > cands[j].score })
+	best, bestScore := gridFit{}, math.Inf(-1)
 	for _, sc := range cands[:min(len(cands), snapRefined)] {
 		c := refineGrid(lines, sc.g, cap, 1, 0.5, true)
 		if v := c.score() + 0.5*minStubs(lines, c, cap); v > bestScore {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"image"
 	"image/color"
+	"math"
 	"testing"
 
 	"gocv.io/x/gocv"
@@ -88,5 +89,53 @@ func TestFindCancelled(t *testing.T) {
 	cancel()
 	if _, err := Find(frame, FindOptions{Context: ctx}); !errors.Is(err, context.Canceled) {
 		t.Fatalf("cancelled Find: %v", err)
+	}
+}
+
+// TestExpandToSize: a part of a 19x19 board's lattice (what growGrid reaches when stones hide the
+// lines around it) placed in the whole board is the board, wherever the part lies; a 13x13
+// board's lattice placed in a 19x19 grid runs into its margin and scores below the board itself.
+func TestExpandToSize(t *testing.T) {
+	quad := [4]Point2{{400, 90}, {900, 100}, {1010, 650}, {300, 640}}
+	work := func(size int) (*workImage, [4]Point2) {
+		frame := syntheticBoard(t, size, quad)
+		defer frame.Close()
+		w, err := prepareWith(frame, defaultWorkSize, true, false, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var cs [4]Point2
+		for i, p := range quad {
+			cs[i] = Point2{(p.X+0.5)*w.sx - 0.5, (p.Y+0.5)*w.sy - 0.5}
+		}
+		return w, cs
+	}
+	part := func(cs [4]Point2, size, n, left, top int) gridFit {
+		h, _ := gridH(size, size, cs)
+		l, tp, m := float64(left), float64(top), float64(n-1)
+		return gridFit{cols: n, rows: n, corners: [4]Point2{applyH(h, Point2{l, tp}), applyH(h, Point2{l + m, tp}),
+			applyH(h, Point2{l + m, tp + m}), applyH(h, Point2{l, tp + m})}}
+	}
+	w, cs := work(19)
+	cap := lineCap(&w.lines)
+	spacing := math.Hypot(cs[1].X-cs[0].X, cs[1].Y-cs[0].Y) / 18
+	for _, c := range []struct{ n, left, top int }{{13, 0, 0}, {13, 6, 6}, {13, 3, 1}, {9, 5, 5}, {9, 10, 0}, {9, 0, 10}} {
+		e, ok := expandToSize(&w.lines, part(cs, 19, c.n, c.left, c.top), 19, w.lines.w, w.lines.h, cap)
+		if !ok {
+			t.Errorf("%dx%d at %d,%d: no 19x19 placement", c.n, c.n, c.left, c.top)
+			continue
+		}
+		if d := cornerError(e.corners, cs); d > spacing/4 {
+			t.Errorf("%dx%d at %d,%d: placed %.1f px (%.2f spacing) from the board", c.n, c.n, c.left, c.top, d, d/spacing)
+		}
+	}
+	w13, cs13 := work(13)
+	cap13 := lineCap(&w13.lines)
+	board := refineGrid(&w13.lines, gridFit{cols: 13, rows: 13, corners: cs13}, cap13, 1, 0.12, false)
+	board.conf = board.confidence(&w13.lines, &w13.gray, cap13)
+	if e, ok := expandToSize(&w13.lines, board, 19, w13.lines.w, w13.lines.h, cap13); ok {
+		if e.conf = e.confidence(&w13.lines, &w13.gray, cap13); e.conf >= board.conf {
+			t.Errorf("a 13x13 board placed in a 19x19 grid scores %.2f, the board itself %.2f", e.conf, board.conf)
+		}
 	}
 }
