@@ -20,7 +20,7 @@ import (
 // boxes: each stone centre must lie near an intersection. By default it runs the valid and test
 // splits (32 photos); CALIB_EVAL=1 runs all 264. It fails when more than a tenth of the found
 // grids are wrong (a confident wrong grid is the failure that matters) or when fewer than two
-// thirds of the photos yield a board (27 of 32 and 211 of 264 do; a quarter before issue 14).
+// thirds of the photos yield a board (27 of 32 and 213 of 264 do; a quarter before issue 14).
 func TestEvalRoboflow(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: skips the roboflow evaluation")

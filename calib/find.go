@@ -38,36 +38,40 @@ func Find(img gocv.Mat, opts FindOptions) (Calibration, error) {
 	}
 	// Almost every board has dark lines on a lighter surface; electronic and some painted
 	// boards have light lines on a dark one. Try the common case first, then (for a weak or
-	// missing fit) a wider line filter, which sees the lines of a blurred frame, and last light
-	// lines.
-	c, err := findPolarity(img, opts, false, false)
+	// missing fit) a wider line filter, which sees the lines of a blurred frame, then the same
+	// on a smoothed frame (a blurred frame is often a noisy one too), and last light lines.
+	c, err := findPolarity(img, opts, lineFilter{})
 	if (err == nil && c.Confidence >= DefaultMinConfidence) || (err != nil && !errors.Is(err, ErrNoBoard)) {
 		return c, err
 	}
-	c2, err2 := findPolarity(img, opts, false, true)
-	if err2 != nil && !errors.Is(err2, ErrNoBoard) {
-		return c2, err2
-	}
-	if err2 == nil && (err != nil || c2.Confidence > c.Confidence) {
-		c, err = c2, nil
+	for _, f := range [...]lineFilter{{wide: true}, {wide: true, smooth: true}} {
+		c2, err2 := findPolarity(img, opts, f)
+		if err2 != nil && !errors.Is(err2, ErrNoBoard) {
+			return c2, err2
+		}
+		if err2 == nil && (err != nil || c2.Confidence > c.Confidence) {
+			c, err = c2, nil
+		}
+		if err == nil && c.Confidence >= DefaultMinConfidence {
+			break
+		}
 	}
 	if err == nil {
 		return c, nil
 	}
-	if c3, err3 := findPolarity(img, opts, true, false); err3 == nil || !errors.Is(err3, ErrNoBoard) {
+	if c3, err3 := findPolarity(img, opts, lineFilter{light: true}); err3 == nil || !errors.Is(err3, ErrNoBoard) {
 		return c3, err3
 	}
 	return Calibration{}, err
 }
 
-// findPolarity is Find for one line polarity (light lines on a dark board when light is set)
-// and line filter width (wide for blurred frames).
-func findPolarity(img gocv.Mat, opts FindOptions, light, wide bool) (Calibration, error) {
+// findPolarity is Find with one line filter.
+func findPolarity(img gocv.Mat, opts FindOptions, f lineFilter) (Calibration, error) {
 	work := opts.WorkSize
 	if work <= 0 {
 		work = defaultWorkSize
 	}
-	w, err := prepareWith(img, work, true, light, wide)
+	w, err := prepareWith(img, work, true, f)
 	if err != nil {
 		return Calibration{}, err
 	}
@@ -90,7 +94,7 @@ func findPolarity(img gocv.Mat, opts FindOptions, light, wide bool) (Calibration
 	if err != nil {
 		return Calibration{}, err
 	}
-	c.LightLines = light
+	c.LightLines = f.light
 	if c.Confidence < minConf {
 		return Calibration{}, fmt.Errorf("%w: best grid %dx%d has confidence %.2f (< %.2f)", ErrNoBoard, fit.cols, fit.rows, c.Confidence, minConf)
 	}

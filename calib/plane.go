@@ -83,13 +83,19 @@ const defaultWorkSize = 1000
 // prepare converts img (BGR, BGRA or grey, any size) into a workImage whose longer side is at
 // most maxSide pixels.
 func prepare(img gocv.Mat, maxSide int) (*workImage, error) {
-	return prepareWith(img, maxSide, true, false, false)
+	return prepareWith(img, maxSide, true, lineFilter{})
+}
+
+// lineFilter says how prepareWith brings out a board's lines.
+type lineFilter struct {
+	light  bool // light lines on a dark board (a top-hat filter instead of a black-hat)
+	wide   bool // a kernel for blurred or thick lines
+	smooth bool // smooth the frame first: sensor noise breaks a blurred line into short pieces
 }
 
 // prepareWith is prepare, optionally skipping the line-segment search (drift checks only
-// sample the line map), for light lines on a dark board, or with a wider line filter (wide) for
-// blurred frames.
-func prepareWith(img gocv.Mat, maxSide int, segments, light, wide bool) (*workImage, error) {
+// sample the line map), with the line filter f.
+func prepareWith(img gocv.Mat, maxSide int, segments bool, f lineFilter) (*workImage, error) {
 	if img.Empty() || img.Cols() < 16 || img.Rows() < 16 {
 		return nil, fmt.Errorf("%w: %dx%d", ErrBadImage, img.Cols(), img.Rows())
 	}
@@ -123,7 +129,7 @@ func prepareWith(img gocv.Mat, maxSide int, segments, light, wide bool) (*workIm
 	}
 	// Kernel a few times a grid line's width at this scale, smaller than a stone.
 	k := max(5, int(math.Round(float64(max(gray.Cols(), gray.Rows()))/140))|1)
-	if wide {
+	if f.wide {
 		// A blurred or thick line is wider than that kernel and shows only faintly in its
 		// response; this kernel catches it (still narrower than a grid cell in most frames).
 		k = int(math.Round(float64(k)*1.8)) | 1
@@ -133,10 +139,20 @@ func prepareWith(img gocv.Mat, maxSide int, segments, light, wide bool) (*workIm
 	bh := gocv.NewMat()
 	defer bh.Close()
 	op := gocv.MorphBlackhat // thin dark lines
-	if light {
+	if f.light {
 		op = gocv.MorphTophat // thin light lines
 	}
-	gocv.MorphologyEx(gray, &bh, op, kernel)
+	lineSrc := gray
+	if f.smooth {
+		// A blurred frame is often a noisy one too (a phone in dim club light): sensor noise
+		// through the line filter breaks the lines into pieces too short for the line finder.
+		// Smoothing first costs a blurred line little.
+		smooth := gocv.NewMat()
+		defer smooth.Close()
+		gocv.GaussianBlur(gray, &smooth, image.Pt(0, 0), 1.2, 1.2, gocv.BorderReplicate)
+		lineSrc = smooth
+	}
+	gocv.MorphologyEx(lineSrc, &bh, op, kernel)
 	gocv.GaussianBlur(bh, &bh, image.Pt(3, 3), 0.8, 0.8, gocv.BorderReplicate)
 
 	var err error

@@ -100,7 +100,7 @@ func TestExpandToSize(t *testing.T) {
 	work := func(size int) (*workImage, [4]Point2) {
 		frame := syntheticBoard(t, size, quad)
 		defer frame.Close()
-		w, err := prepareWith(frame, defaultWorkSize, true, false, false)
+		w, err := prepareWith(frame, defaultWorkSize, true, lineFilter{})
 		if err != nil {
 			t.Fatal(err)
 		}
