@@ -461,13 +461,7 @@ func snapToSize(lines *plane, g gridFit, sizes []int, cap float32) (gridFit, boo
 	if !ok {
 		return gridFit{}, false
 	}
-	type scored struct {
-		g     gridFit
-		score float64
-	}
-	var cands []scored
-	best := gridFit{}
-	bestScore := math.Inf(-1)
+	var cands []gridFit
 	for _, s := range sizes {
 		dc, dr := s-g.cols, s-g.rows
 		// Stones along an edge can hide a few lines from growGrid; accept up to 6 missing
@@ -495,19 +489,34 @@ func snapToSize(lines *plane, g gridFit, sizes []int, cap float32) (gridFit, boo
 			for top := min(0, dr) - er; top <= max(0, dr)+er; top++ {
 				u0, u1 := -float64(left), float64(g.cols-1+dc-left)
 				v0, v1 := -float64(top), float64(g.rows-1+dr-top)
-				c := gridFit{cols: s, rows: s, lattice: g.lattice, corners: [4]Point2{
-					applyH(h, Point2{u0, v0}), applyH(h, Point2{u1, v0}), applyH(h, Point2{u1, v1}), applyH(h, Point2{u0, v1})}}
-				// A first, unrefined reading ranks the candidates; only the best few are refined.
-				c.on, c.off, c.out = gridEvidence(lines, c.cols, c.rows, c.corners, cap, true)
-				sc := c.score() + 0.5*minStubs(lines, c, cap)
-				cands = append(cands, scored{c, sc})
+				cands = append(cands, gridFit{cols: s, rows: s, lattice: g.lattice, corners: [4]Point2{
+					applyH(h, Point2{u0, v0}), applyH(h, Point2{u1, v0}), applyH(h, Point2{u1, v1}), applyH(h, Point2{u0, v1})}})
 			}
 		}
 	}
-	sort.SliceStable(cands, func(i, j int) bool { return cands[i].score > cands[j].score })
-	for _, sc := range cands[:min(len(cands), snapRefined)] {
-		c := refineGrid(lines, sc.g, cap, 1, 0.5, true)
-		if v := c.score() + 0.5*minStubs(lines, c, cap); v > bestScore {
+	return bestPlacement(lines, cands, cap)
+}
+
+// bestPlacement picks, of grids placed over the same lattice, the one the image evidence fits
+// best: a first, unrefined reading ranks them (strong lines on the grid, weak between and
+// beyond, and lines running up to every edge); only the best few are refined.
+func bestPlacement(lines *plane, cands []gridFit, cap float32) (gridFit, bool) {
+	rank := func(c gridFit) float64 { return c.score() + 0.5*minStubs(lines, c, cap) }
+	scores := make([]float64, len(cands))
+	for i := range cands {
+		c := &cands[i]
+		c.on, c.off, c.out = gridEvidence(lines, c.cols, c.rows, c.corners, cap, true)
+		scores[i] = rank(*c)
+	}
+	order := make([]int, len(cands))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(i, j int) bool { return scores[order[i]] > scores[order[j]] })
+	best, bestScore := gridFit{}, math.Inf(-1)
+	for _, k := range order[:min(len(order), snapRefined)] {
+		c := refineGrid(lines, cands[k], cap, 1, 0.5, true)
+		if v := rank(c); v > bestScore {
 			best, bestScore = c, v
 		}
 	}
@@ -528,36 +537,19 @@ func expandToSize(lines *plane, g gridFit, s int, w, h int, cap float32) (gridFi
 	if !ok || g.cols > s || g.rows > s {
 		return gridFit{}, false
 	}
-	type scored struct {
-		g     gridFit
-		score float64
-	}
-	var cands []scored
+	var cands []gridFit
 	for left := 0; left <= s-g.cols; left++ {
 		for top := 0; top <= s-g.rows; top++ {
 			u0, v0 := -float64(left), -float64(top)
 			u1, v1 := u0+float64(s-1), v0+float64(s-1)
 			c := gridFit{cols: s, rows: s, lattice: g.lattice, corners: [4]Point2{
 				applyH(hm, Point2{u0, v0}), applyH(hm, Point2{u1, v0}), applyH(hm, Point2{u1, v1}), applyH(hm, Point2{u0, v1})}}
-			if checkQuad(orderCorners(c.corners), float64(w), float64(h)) != nil {
-				continue
+			if checkQuad(orderCorners(c.corners), float64(w), float64(h)) == nil {
+				cands = append(cands, c)
 			}
-			c.on, c.off, c.out = gridEvidence(lines, c.cols, c.rows, c.corners, cap, true)
-			cands = append(cands, scored{c, c.score() + 0.5*minStubs(lines, c, cap)})
 		}
 	}
-	sort.SliceStable(cands, func(i, j int) bool { return cands[i].score > cands[j].score })
-	best, bestScore := gridFit{}, math.Inf(-1)
-	for _, sc := range cands[:min(len(cands), snapRefined)] {
-		c := refineGrid(lines, sc.g, cap, 1, 0.5, true)
-		if v := c.score() + 0.5*minStubs(lines, c, cap); v > bestScore {
-			best, bestScore = c, v
-		}
-	}
-	if best.cols == 0 {
-		return gridFit{}, false
-	}
-	return refineGrid(lines, best, cap, 0.5, 0.12, false), true
+	return bestPlacement(lines, cands, cap)
 }
 
 // snapRefined is how many of snapToSize's candidates, ranked unrefined, are refined.
