@@ -1,16 +1,13 @@
 package referee
 
 import (
-	"encoding/json"
 	"errors"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"tengen/engine"
-	"tengen/referee/journal"
 )
 
 // TestExportSGF: the director's export needs the PIN, refuses before a game exists, and writes the
@@ -78,26 +75,13 @@ func TestWrongPINsJournaledOutsideTheLock(t *testing.T) {
 	if _, err := h.tab.ExportSGF(pin, dir, h.now()); err != nil {
 		t.Fatal(err)
 	}
-	h.tab.Close()
-	data, err := os.ReadFile(filepath.Join(h.dir, journal.FileName))
-	if err != nil {
-		t.Fatal(err)
-	}
-	recs, _, err := journal.Decode(data)
-	if err != nil {
-		t.Fatal(err)
-	}
 	kinds := map[DirectorKind]int{}
-	for _, r := range recs {
-		var ev event
-		if err := json.Unmarshal(r, &ev); err != nil {
-			t.Fatal(err)
+	for _, r := range h.journaled() {
+		if r.ev.Kind == kindDenied && r.ev.Director != nil {
+			kinds[r.ev.Director.Kind]++
 		}
-		if ev.Kind == kindDenied && ev.Director != nil {
-			kinds[ev.Director.Kind]++
-		}
-		if strings.Contains(string(r), "9999") {
-			t.Errorf("a PIN is in the journal: %s", r)
+		if strings.Contains(string(r.raw), "9999") {
+			t.Errorf("a PIN is in the journal: %s", r.raw)
 		}
 	}
 	if kinds[DirectorExport] != 3 || kinds[DirectorPause] != 1 || len(kinds) != 2 {
@@ -145,23 +129,10 @@ func TestPINLockJournaled(t *testing.T) {
 	if err := h.tab.PINLocked(at, 2*time.Minute, 6); err != nil {
 		t.Fatal(err)
 	}
-	h.tab.Close()
-	data, err := os.ReadFile(filepath.Join(h.dir, journal.FileName))
-	if err != nil {
-		t.Fatal(err)
-	}
-	recs, _, err := journal.Decode(data)
-	if err != nil {
-		t.Fatal(err)
-	}
 	var locks []event
-	for _, r := range recs {
-		var ev event
-		if err := json.Unmarshal(r, &ev); err != nil {
-			t.Fatal(err)
-		}
-		if ev.Kind == kindPINLocked {
-			locks = append(locks, ev)
+	for _, r := range h.journaled() {
+		if r.ev.Kind == kindPINLocked {
+			locks = append(locks, r.ev)
 		}
 	}
 	if len(locks) != 1 || locks[0].Lockout != 2*time.Minute || locks[0].Wrong != 6 || !locks[0].At.Equal(at) {

@@ -2,7 +2,10 @@ package referee
 
 import (
 	"context"
+	"encoding/json"
 	"log/slog"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -10,6 +13,7 @@ import (
 
 	"tengen/clock"
 	"tengen/engine"
+	"tengen/referee/journal"
 	"tengen/vision/observe"
 )
 
@@ -48,6 +52,34 @@ func newHarness(tb testing.TB, size int, mod func(*Options)) *harness {
 	h.board = []byte(strings.Repeat(".", size*size))
 	h.reopen()
 	return h
+}
+
+// journalRecord is one record of the table's journal, as written and decoded.
+type journalRecord struct {
+	raw []byte
+	ev  event
+}
+
+// journaled closes the table and returns every record of its journal (reopen to go on).
+func (h *harness) journaled() []journalRecord {
+	h.tb.Helper()
+	h.tab.Close()
+	data, err := os.ReadFile(filepath.Join(h.dir, journal.FileName))
+	if err != nil {
+		h.tb.Fatal(err)
+	}
+	recs, _, err := journal.Decode(data)
+	if err != nil {
+		h.tb.Fatal(err)
+	}
+	out := make([]journalRecord, len(recs))
+	for i, r := range recs {
+		out[i].raw = r
+		if err := json.Unmarshal(r, &out[i].ev); err != nil {
+			h.tb.Fatal(err)
+		}
+	}
+	return out
 }
 
 // reopen closes the table (if open) and opens it again on the same journal.
