@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -75,18 +76,10 @@ func TestTwoKiosksReachTheHall(t *testing.T) {
 		}
 	}
 	want, _ := halltest.Moves()
-	deadline := time.Now().Add(30 * time.Second)
 	for n := 1; n <= 2; n++ {
-		for {
-			tab, _ := store.Table(n)
-			if tab.State.Result == "B+3.5" && slices.Equal(tab.Moves, want) && tab.State.Black.Name != "" {
-				break
-			}
-			if time.Now().After(deadline) {
-				t.Fatalf("table %d on the dashboard: %d moves, result %q", n, len(tab.Moves), tab.State.Result)
-			}
-			time.Sleep(20 * time.Millisecond)
-		}
+		waitForTable(t, store, n, "the demo game", func(tab dashboard.Table) bool {
+			return tab.State.Result == "B+3.5" && slices.Equal(tab.Moves, want) && tab.State.Black.Name != ""
+		})
 	}
 	cancel()
 	wg.Wait()
@@ -188,16 +181,9 @@ func TestHallOverTLS(t *testing.T) {
 		t.Fatal(err)
 	}
 	want, _ := halltest.Moves()
-	for {
-		tab, _ := store.Table(1)
-		if tab.State.Result == "B+3.5" && slices.Equal(tab.Moves, want) {
-			break
-		}
-		if ctx.Err() != nil {
-			t.Fatalf("the game over TLS on the dashboard: %d moves, result %q", len(tab.Moves), tab.State.Result)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	waitForTable(t, store, 1, "the game over TLS", func(tab dashboard.Table) bool {
+		return tab.State.Result == "B+3.5" && slices.Equal(tab.Moves, want)
+	})
 	cancel()
 	wg.Wait()
 	<-done
@@ -333,23 +319,14 @@ func TestPINLockReachesTheHall(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	got := waitForTable(t, store, 1, fmt.Sprintf("all %d journal records", records), func(tab dashboard.Table) bool {
+		return tab.State.Seq >= uint64(records)
+	})
 	var pinAlerts []wire.Verdict
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		got, _ := store.Table(1)
-		pinAlerts = pinAlerts[:0]
-		for _, a := range got.OpenAlerts() {
-			if a.Kind == wire.KindPINLocked {
-				pinAlerts = append(pinAlerts, a)
-			}
+	for _, a := range got.OpenAlerts() {
+		if a.Kind == wire.KindPINLocked {
+			pinAlerts = append(pinAlerts, a)
 		}
-		if got.State.Seq >= uint64(records) {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the dashboard's state of table 1 is at record %d of %d", got.State.Seq, records)
-		}
-		time.Sleep(20 * time.Millisecond)
 	}
 	if len(pinAlerts) != 1 || pinAlerts[0].Message != "Director PIN locked for 1 min after 5 wrong PINs" {
 		t.Fatalf("the dashboard's PIN alerts: %+v, want one", pinAlerts)
@@ -363,4 +340,21 @@ func TestPINLockReachesTheHall(t *testing.T) {
 	cancel()
 	wg.Wait()
 	<-done
+}
+
+// waitForTable polls the dashboard's table n until done says it shows what the test waits for
+// (what), and fails the test with what the table shows after 30 s.
+func waitForTable(t *testing.T, store *dashboard.Store, n int, what string, done func(dashboard.Table) bool) dashboard.Table {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		tab, _ := store.Table(n)
+		if done(tab) {
+			return tab
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("waiting for %s: table %d on the dashboard has %d moves, result %q, record %d", what, n, len(tab.Moves), tab.State.Result, tab.State.Seq)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 }
