@@ -207,7 +207,7 @@ func (t *core) putBack(o observe.Observation) []engine.Point {
 		for _, q := range chain {
 			done[q] = true
 			s := o.Stones[q.Y*size+q.X]
-			if (s != observe.Black && s != observe.White) || colorOfStone(s) != g.At(q) {
+			if (s != observe.Black && s != observe.White) || stoneColor(s) != g.At(q) {
 				back = false
 			}
 		}
@@ -216,17 +216,6 @@ func (t *core) putBack(o observe.Observation) []engine.Point {
 		}
 	}
 	return sortedPoints(out)
-}
-
-// colorOfStone is the colour of a stone read on the board.
-func colorOfStone(s observe.Stone) engine.Color {
-	switch s {
-	case observe.Black:
-		return engine.Black
-	case observe.White:
-		return engine.White
-	}
-	return engine.Empty
 }
 
 // countBoardBeforeCount is called when both players confirmed the marking: with the board
