@@ -128,7 +128,7 @@ func TestCatchUp(t *testing.T) {
 			h := newHarness(t, 9, nil)
 			start(h, nil)
 			tc.steps(h)
-			checkQueue(t, h, tc.banner, tc.contains, tc.moves)
+			checkReplayed(t, h, tc.banner, tc.contains, tc.moves)
 			if q := h.state().QueuedPresses; q != tc.queued {
 				t.Errorf("%d presses still queued, want %d", q, tc.queued)
 			}
@@ -177,7 +177,7 @@ func TestCatchUpAfterRestart(t *testing.T) {
 		t.Fatalf("after restart: waiting %v, queued %d", s.Waiting, s.QueuedPresses)
 	}
 	h.look()
-	checkQueue(t, h, VerdictMove, []string{"3: Black C3", "Moves 2 to 3"}, "B A9 W E5 B C3")
+	checkReplayed(t, h, VerdictMove, []string{"3: Black C3", "Moves 2 to 3"}, "B A9 W E5 B C3")
 	h.move(engine.White, "G7")
-	checkQueue(t, h, VerdictMove, []string{"4: White G7"}, "B A9 W E5 B C3 W G7")
+	checkReplayed(t, h, VerdictMove, []string{"4: White G7"}, "B A9 W E5 B C3 W G7")
 }

@@ -102,7 +102,7 @@ func TestPressQueue(t *testing.T) {
 			h := newHarness(t, 9, nil)
 			start(h, nil)
 			tc.steps(h)
-			checkQueue(t, h, tc.banner, tc.contains, tc.moves)
+			checkReplayed(t, h, tc.banner, tc.contains, tc.moves)
 		})
 	}
 	t.Run("a press while the start is checked counts after it", func(t *testing.T) {
@@ -113,33 +113,26 @@ func TestPressQueue(t *testing.T) {
 		h.press(clock.PassButton) // Black passes at once
 		h.wantBanner(VerdictWaiting, "The pass waits until the starting position is checked")
 		h.look()
-		checkQueue(t, h, VerdictPass, []string{"1: Black passes"}, "B pass")
+		checkReplayed(t, h, VerdictPass, []string{"1: Black passes"}, "B pass")
 	})
 }
 
-// checkQueue checks the banner and the moves, then that the journal replays to the same.
-func checkQueue(t *testing.T, h *harness, banner VerdictKind, contains []string, moves string) {
+// checkReplayed checks the banner and the moves, then that the journal replays to the same table:
+// the same moves, phase, waiting press and queued presses.
+func checkReplayed(t *testing.T, h *harness, banner VerdictKind, contains []string, moves string) {
 	t.Helper()
-	{
-		tc := struct {
-			banner   VerdictKind
-			contains []string
-			moves    string
-		}{banner, contains, moves}
-		{
-			s := h.wantBanner(tc.banner, tc.contains...)
-			if got := h.movesGTP(); got != tc.moves {
-				t.Errorf("moves %q, want %q", got, tc.moves)
-			}
-			// The journal replays to the same game.
-			h.reopen()
-			if got := h.movesGTP(); got != tc.moves {
-				t.Errorf("after replay: moves %q, want %q", got, tc.moves)
-			}
-			if r := h.state(); r.QueuedPresses != s.QueuedPresses || r.Waiting != s.Waiting {
-				t.Errorf("after replay: queued %d waiting %v, want %d %v", r.QueuedPresses, r.Waiting, s.QueuedPresses, s.Waiting)
-			}
-		}
+	before := h.wantBanner(banner, contains...)
+	if got := h.movesGTP(); got != moves {
+		t.Fatalf("moves %q, want %q", got, moves)
+	}
+	h.reopen()
+	after := h.state()
+	if got := h.movesGTP(); got != moves {
+		t.Errorf("after replaying the journal: moves %q, want %q", got, moves)
+	}
+	if after.Phase != before.Phase || after.QueuedPresses != before.QueuedPresses || after.Waiting != before.Waiting {
+		t.Errorf("after replaying the journal: phase %v queued %d waiting %v, want %v %d %v",
+			after.Phase, after.QueuedPresses, after.Waiting, before.Phase, before.QueuedPresses, before.Waiting)
 	}
 }
 

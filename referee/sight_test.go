@@ -103,16 +103,7 @@ func TestCameraViewHoldsPlay(t *testing.T) {
 			h := newHarness(t, 9, nil)
 			start(h, nil)
 			tc.steps(h)
-			h.wantBanner(tc.banner, tc.contains...)
-			if got := h.movesGTP(); got != tc.moves {
-				t.Fatalf("moves %q, want %q", got, tc.moves)
-			}
-			before := h.state()
-			h.reopen()
-			after := h.state()
-			if got := h.movesGTP(); got != tc.moves || after.Phase != before.Phase {
-				t.Fatalf("after replaying the journal: moves %q phase %v, want %q %v", got, after.Phase, tc.moves, before.Phase)
-			}
+			checkReplayed(t, h, tc.banner, tc.contains, tc.moves)
 		})
 	}
 }
@@ -388,14 +379,7 @@ func TestPassWithAStoneOnTheBoardNotStill(t *testing.T) {
 			start(h, nil)
 			h.move(engine.Black, "E5")
 			tc.steps(h)
-			h.wantBanner(tc.banner, tc.contains...)
-			if got := h.movesGTP(); got != tc.moves {
-				t.Fatalf("moves %q, want %q", got, tc.moves)
-			}
-			h.reopen()
-			if got := h.movesGTP(); got != tc.moves {
-				t.Fatalf("moves %q after replaying the journal, want %q", got, tc.moves)
-			}
+			checkReplayed(t, h, tc.banner, tc.contains, tc.moves)
 			if st := h.state(); st.Waiting {
 				t.Fatal("a press still waits after the pass was settled")
 			}
