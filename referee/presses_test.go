@@ -14,13 +14,7 @@ import (
 // order and count once the earlier one has (the demo lost a pass this way, and every later press
 // then counted for the wrong colour), or are refused visibly when it did not count.
 func TestPressQueue(t *testing.T) {
-	tests := []struct {
-		name     string
-		steps    func(h *harness)
-		banner   VerdictKind
-		contains []string
-		moves    string
-	}{
+	tests := []replayCase{
 		{name: "a pass made while the move is checked counts after it", steps: func(h *harness) {
 			h.put('X', "E5")
 			h.hand() // a hand still over the board: Black's press waits
@@ -115,6 +109,16 @@ func TestPressQueue(t *testing.T) {
 		h.look()
 		checkReplayed(t, h, VerdictPass, []string{"1: Black passes"}, "B pass")
 	})
+}
+
+// replayCase is a scenario played on a fresh 9x9 table (steps), with the banner it must end on,
+// words the banner must contain and the moves recorded, which the replayed journal must repeat.
+type replayCase struct {
+	name     string
+	steps    func(h *harness)
+	banner   VerdictKind
+	contains []string
+	moves    string
 }
 
 // checkReplayed checks the banner and the moves, then that the journal replays to the same table:

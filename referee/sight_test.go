@@ -35,13 +35,7 @@ func (h *harness) see(v observe.View) {
 // first still board once the view is back settles them when it is unambiguous, or says which
 // points differ; the journal replays to the same table.
 func TestCameraViewHoldsPlay(t *testing.T) {
-	tests := []struct {
-		name     string
-		steps    func(h *harness)
-		banner   VerdictKind
-		contains []string
-		moves    string
-	}{
+	tests := []replayCase{
 		{name: "two moves made while the camera is lost are read when it is back", steps: func(h *harness) {
 			h.move(engine.Black, "E5")
 			h.see(observe.ViewNoPicture)
@@ -331,13 +325,7 @@ func TestPassWithAStoneOnTheBoard(t *testing.T) {
 // pass once the press wait is over; with the camera lost the pass counts at once, as before. The
 // journal replays each to the same table.
 func TestPassWithAStoneOnTheBoardNotStill(t *testing.T) {
-	tests := []struct {
-		name     string
-		steps    func(h *harness)
-		banner   VerdictKind
-		contains []string
-		moves    string
-	}{
+	tests := []replayCase{
 		{name: "a stone just put down", steps: func(h *harness) {
 			h.put('O', "C3")
 			h.tab.Observe(h.observation(h.board)) // one frame: not still yet
