@@ -118,13 +118,14 @@ func TestFindBoardAugmented(t *testing.T) {
 	for _, k := range kindNames {
 		line(k, byKind[k])
 	}
-	// Floors for the default selection, just under what it reaches (a-late 18 of 18, a-dense
-	// 14 of 18; 15 and 12 before the dense-board check and the continuation test cleared by
-	// stones): a found share per kind, and no wrong grid at all.
+	// Floors for the default selection, just under what it reaches (a-late 19 of 19, a-dense
+	// 17 of 19; 15 and 12 of 18 before the dense-board check and the continuation test cleared
+	// by stones, 15 of 19 before the stone-vouched grid check): a found share per kind, and no
+	// wrong grid at all.
 	if os.Getenv("CALIB_FINDBOARD") != "" || stride != 4 {
 		return
 	}
-	floors := map[string]float64{"a-late": 0.94, "a-dense": 0.75}
+	floors := map[string]float64{"a-late": 0.94, "a-dense": 0.85}
 	for _, k := range kindNames {
 		a := byKind[k]
 		if frac := float64(a.found) / math.Max(1, float64(a.n)); frac < floors[k] {
@@ -140,7 +141,7 @@ func TestFindBoardAugmented(t *testing.T) {
 // they are (the valid and test splits; CALIB_EVAL=1: all 264), and checks each found grid
 // against the labelled stone boxes (most stone centres on intersections). A developer's
 // measure of the whole still-photo path on photos never tuned on. On the default 32 it must find
-// at least 27 boards with at most one wrong (measured: 28 found, 1 wrong; all 264: 199 found, 6 wrong).
+// at least 27 boards with at most one wrong (measured 2026-11-26: 28 found, 0 wrong; all 264: 221 found, 5 wrong).
 func TestFindBoardRoboflow(t *testing.T) {
 	photos, err := evalset.Load(shareddata.Path(t, "vision-eval"))
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 	"gocv.io/x/gocv"
 
 	"tengen/calib"
+	"tengen/vision/observe"
 )
 
 // DetectOptions says how to read a single photograph.
@@ -90,8 +91,10 @@ const (
 
 // FindBoard finds the board in a still photograph for reading: calib.Find (a size of 0 lets it
 // choose among 9, 13 and 19), then CheckGrid. A fit the finder is unsure of (often one line off,
-// which CheckGrid corrects) is kept when, on the corrected grid, at least a third of the points
-// show their grid-line cross clearly; otherwise it fails with an error wrapping calib.ErrNoBoard.
+// which CheckGrid corrects) is kept when, on the corrected grid, enough points show their
+// grid-line cross clearly (linedEnough) or, on a crowded board, nearly every point shows its
+// lines or holds a stone read surely (vouchedEnough); otherwise it fails with an error wrapping
+// calib.ErrNoBoard.
 func FindBoard(img gocv.Mat, size int, p Params) (calib.Calibration, error) {
 	c, err := calib.Find(img, calib.FindOptions{Size: size, MinConfidence: LowMinConfidence})
 	if err != nil {
@@ -103,11 +106,47 @@ func FindBoard(img gocv.Mat, size int, p Params) (calib.Calibration, error) {
 		return c, nil
 	}
 	lined, empty := gridScoreEmpty(img, c, p)
-	if !linedEnough(lined, empty, c.Size*c.Size, c.Corners == found.Corners) {
-		return calib.Calibration{}, fmt.Errorf("vision: %w: the best grid (confidence %.2f) shows its lines on only %d of %d points (%d read empty)",
-			calib.ErrNoBoard, c.Confidence, max(lined, 0), c.Size*c.Size, empty)
+	if linedEnough(lined, empty, c.Size*c.Size, c.Corners == found.Corners) {
+		return c, nil
+	}
+	sure := sureStones(img, c, p)
+	if !vouchedEnough(lined, sure, c.Size*c.Size) {
+		return calib.Calibration{}, fmt.Errorf("vision: %w: the best grid (confidence %.2f) shows its lines on only %d of %d points (%d read empty, %d sure stones)",
+			calib.ErrNoBoard, c.Confidence, max(lined, 0), c.Size*c.Size, empty, sure)
 	}
 	return c, nil
+}
+
+// vouchedEnough is the grid check of an unsure fit on a crowded board, where stones hide most
+// lines: nine points in ten either show their grid-line cross or hold a stone the learned reader
+// is sure of. A stone is read surely only when it sits on the point: a grid off by a fraction of
+// a spacing puts its points on the rims between stones, and a lattice of a cloth or a table has
+// no stones on it. Measured 2026-11-26 on the unsure fits of the labelled photos' variants and
+// the Roboflow photos: right grids 0.93 to 1.00 of their points, wrong ones 0.80 at most.
+func vouchedEnough(lined, sure, points int) bool {
+	return (max(lined, 0)+sure)*10 >= 9*points
+}
+
+// sureStones counts the points the learned reader reads as a black or white stone with a
+// probability of at least 0.95 on the grid of cal (-1 if unreadable).
+func sureStones(img gocv.Mat, cal calib.Calibration, p Params) int {
+	p.HandTuned = false
+	r, err := NewReader(cal, p)
+	if err != nil {
+		return -1
+	}
+	defer r.Close()
+	rd, err := r.Read(img)
+	if err != nil {
+		return -1
+	}
+	n := 0
+	for i, st := range rd.Stones {
+		if (st == observe.Black || st == observe.White) && rd.Confidence[i] >= 0.95 {
+			n++
+		}
+	}
+	return n
 }
 
 // linedEnough is the grid check of an unsure fit: a third of all points show their grid-line
