@@ -36,6 +36,36 @@ func BenchmarkFind1080p(b *testing.B) {
 	benchcpu.ReportPerOp(b, c0)
 }
 
+// BenchmarkFindCrowded1080p is board finding on a 1920x1080 frame of a board covered with
+// stones to its edges (a Roboflow photo), where the line passes fit only weakly and the stones'
+// lattice places the grid.
+func BenchmarkFindCrowded1080p(b *testing.B) {
+	matches, err := filepath.Glob(filepath.Join(shareddata.Path(b, "vision-eval", "roboflow-stone-detection", "train", "images"), "4accab79e087*.jpg"))
+	if err != nil || len(matches) != 1 {
+		b.Fatalf("the crowded board's photo: %v %v", matches, err)
+	}
+	img := loadRaw(b, matches[0])
+	defer img.Close()
+	// The square photo scaled to the frame's height, on a plain table.
+	board := gocv.NewMat()
+	defer board.Close()
+	gocv.Resize(img, &board, image.Pt(1080, 1080), 0, 0, gocv.InterpolationLinear)
+	frame := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(70, 80, 90, 0), 1080, 1920, gocv.MatTypeCV8UC3)
+	defer frame.Close()
+	roi := frame.Region(image.Rect(420, 0, 1500, 1080))
+	board.CopyTo(&roi)
+	roi.Close()
+	b.ReportAllocs()
+	b.ResetTimer()
+	c0 := benchcpu.Now()
+	for i := 0; i < b.N; i++ {
+		if _, err := Find(frame, FindOptions{Size: 19, MinConfidence: 0.3}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	benchcpu.ReportPerOp(b, c0)
+}
+
 // BenchmarkCheck1080p is one drift check of a 1920x1080 frame against its calibration.
 func BenchmarkCheck1080p(b *testing.B) {
 	frame := benchFrame(b)

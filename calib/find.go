@@ -194,6 +194,11 @@ func findGrid(ctx context.Context, w *workImage, sizes []int) (gridFit, error) {
 			}
 		}
 	}
+	// Lines hidden by stones fit weakly or not at all: the stones' own lattice may place the
+	// grid (at a confidence that needs a further check, unless its lines bear it out).
+	if b, ok := bestCandidate(cands, w.lines.w, w.lines.h); !ok || b.conf < DefaultMinConfidence || !b.inView(w.lines.w, w.lines.h) {
+		cands = append(cands, stoneCandidates(w, sizes, cap)...)
+	}
 	best, ok := bestCandidate(cands, w.lines.w, w.lines.h)
 	if !ok {
 		return gridFit{}, fmt.Errorf("%w: no regular lattice of lines", ErrNoBoard)

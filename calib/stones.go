@@ -1,0 +1,511 @@
+package calib
+
+import (
+	"image"
+	"math"
+	"sort"
+
+	"gocv.io/x/gocv"
+
+	"tengen/internal/homography"
+)
+
+// stoneBlob is a round dark or light blob the size of a stone, in work pixels: its centre and
+// the radius of the largest disc inside it.
+type stoneBlob struct {
+	x, y, r float64
+}
+
+// findStoneBlobs finds the stones of a frame as discs much darker or much lighter than the
+// board around them. Touching stones merge into one blob, but the distance to the blob's edge
+// still peaks at each stone's centre (the necks between stones are narrower), so every local
+// maximum of the distance transform of a stone-sized width is one stone. Grid lines and other
+// thin marks are removed first by an opening. The blobs of the most common radius are kept.
+func findStoneBlobs(gray gocv.Mat) []stoneBlob {
+	side := max(gray.Cols(), gray.Rows())
+	block := max(31, side/8) | 1
+	open := max(3, side/160) | 1
+	kernel := gocv.GetStructuringElement(gocv.MorphEllipse, image.Pt(open, open))
+	defer kernel.Close()
+	pix, err := gray.DataPtrUint8()
+	if err != nil || len(pix) != gray.Cols()*gray.Rows() {
+		return nil
+	}
+	level := frameLevel(pix)
+	// Darker than the local mean: black stones. (White stones were tried as well, lighter than
+	// most of the frame: no more boards found on the Roboflow photos and one more wrong grid.)
+	mask := gocv.NewMat()
+	defer mask.Close()
+	gocv.AdaptiveThreshold(gray, &mask, 255, gocv.AdaptiveThresholdMean, gocv.ThresholdBinaryInv, block, 18)
+	// Fill a stone's highlight (closing), then take away the lines (opening).
+	gocv.MorphologyEx(mask, &mask, gocv.MorphClose, kernel)
+	gocv.MorphologyEx(mask, &mask, gocv.MorphOpen, kernel)
+	var all []stoneBlob
+	// A stone is at least this wide: a 19x19 board across a third of the frame.
+	for _, b := range blobCentres(mask, math.Max(float64(open)/2+1, float64(side)/130)) {
+		// Dark in absolute terms too, not only against the light around it: the board between
+		// white stones is darker than they are, but not dark.
+		if discMean(pix, gray.Cols(), gray.Rows(), b) < 0.55*level {
+			all = append(all, b)
+		}
+	}
+	if len(all) < 8 {
+		return nil
+	}
+	rs := make([]float64, len(all))
+	for i, b := range all {
+		rs[i] = b.r
+	}
+	sort.Float64s(rs)
+	// The stones' radius: the window of radii a third wide that covers the most area (specks
+	// and shadow crescents are many but small).
+	best, bestA := rs[len(rs)/2], 0.0
+	for i, r := range rs {
+		j := sort.SearchFloat64s(rs, r*1.35)
+		a := 0.0
+		for _, q := range rs[i:j] {
+			a += q * q
+		}
+		if a > bestA {
+			best, bestA = rs[(i+j)/2], a
+		}
+	}
+	kept := all[:0]
+	for _, b := range all {
+		if b.r >= 0.65*best && b.r <= 1.5*best {
+			kept = append(kept, b)
+		}
+	}
+	// One centre per stone: a highlight or a scratch splits a stone's disc into parts with a
+	// peak each; the widest peak stands for the stone.
+	sort.Slice(kept, func(i, j int) bool { return kept[i].r > kept[j].r })
+	var out []stoneBlob
+	for _, b := range kept {
+		near := false
+		for _, o := range out {
+			if math.Hypot(b.x-o.x, b.y-o.y) < 1.5*math.Max(b.r, o.r) {
+				near = true
+				break
+			}
+		}
+		if !near {
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
+// frameLevel is the brightness most of a grey frame stays under: its 60th percentile.
+func frameLevel(pix []uint8) float64 {
+	var hist [256]int
+	for _, v := range pix {
+		hist[v]++
+	}
+	n := 0
+	for v, c := range hist {
+		if n += c; n >= len(pix)*6/10 {
+			return float64(v)
+		}
+	}
+	return 255
+}
+
+// discMean is the mean grey level of the inner half of blob b's disc.
+func discMean(pix []uint8, w, h int, b stoneBlob) float64 {
+	rr := int(b.r / 2)
+	sum, cnt := 0, 0
+	for dy := -rr; dy <= rr; dy++ {
+		for dx := -rr; dx <= rr; dx++ {
+			x, y := int(b.x)+dx, int(b.y)+dy
+			if x >= 0 && y >= 0 && x < w && y < h {
+				sum += int(pix[y*w+x])
+				cnt++
+			}
+		}
+	}
+	if cnt == 0 {
+		return 0
+	}
+	return float64(sum) / float64(cnt)
+}
+
+// blobCentres returns the local maxima of the distance transform of mask that are at least
+// rmin from the blob's edge, one per plateau.
+func blobCentres(mask gocv.Mat, rmin float64) []stoneBlob {
+	dt := gocv.NewMat()
+	defer dt.Close()
+	labels := gocv.NewMat()
+	defer labels.Close()
+	gocv.DistanceTransform(mask, &dt, &labels, gocv.DistL2, gocv.DistanceMask5, gocv.DistanceLabelCComp)
+	d, err := dt.DataPtrFloat32()
+	if err != nil {
+		return nil
+	}
+	w, h := dt.Cols(), dt.Rows()
+	var out []stoneBlob
+	taken := make([]bool, len(d))
+	for y := 1; y < h-1; y++ {
+		for x := 1; x < w-1; x++ {
+			v := d[y*w+x]
+			if float64(v) < rmin || taken[y*w+x] {
+				continue
+			}
+			peak := true
+			for dy := -1; dy <= 1 && peak; dy++ {
+				for dx := -1; dx <= 1; dx++ {
+					if n := d[(y+dy)*w+x+dx]; n > v || (n == v && taken[(y+dy)*w+x+dx]) {
+						peak = false
+						break
+					}
+				}
+			}
+			if !peak {
+				continue
+			}
+			// One centre per plateau and per disc: nothing within half the radius is taken again.
+			rr := int(v / 2)
+			for dy := -rr; dy <= rr; dy++ {
+				for dx := -rr; dx <= rr; dx++ {
+					if yy, xx := y+dy, x+dx; yy >= 0 && xx >= 0 && yy < h && xx < w {
+						taken[yy*w+xx] = true
+					}
+				}
+			}
+			out = append(out, stoneBlob{x: float64(x), y: float64(y), r: float64(v)})
+		}
+	}
+	return out
+}
+
+// stoneLattice fits a lattice to stone centres: it finds the spacing and the two directions in
+// which stones neighbour each other, numbers the stones by stepping from neighbour to neighbour
+// (one or two points along a line, or diagonally) from the best-connected stone outwards, and
+// fits a homography from those numbers to the centres, renumbering every stone by it and fitting
+// again. It returns the homography (grid to work pixels), the range of grid numbers taken by
+// stones that sit on the lattice, and how many do.
+func stoneLattice(blobs []stoneBlob) (h [9]float64, lo, hi [2]int, n int, ok bool) {
+	if len(blobs) < 12 {
+		return h, lo, hi, 0, false
+	}
+	// The spacing: most stones of a game have a neighbour on the next point, and stones do not
+	// overlap (nearer blobs are specks between stones, or parts of one).
+	rs := make([]float64, len(blobs))
+	for i, b := range blobs {
+		rs[i] = b.r
+	}
+	sort.Float64s(rs)
+	least := 1.8 * rs[len(rs)/2]
+	var nearest []float64
+	for i, a := range blobs {
+		d := math.Inf(1)
+		for j, b := range blobs {
+			if e := math.Hypot(b.x-a.x, b.y-a.y); i != j && e >= least {
+				d = math.Min(d, e)
+			}
+		}
+		if !math.IsInf(d, 1) {
+			nearest = append(nearest, d)
+		}
+	}
+	if len(nearest) < 12 {
+		return h, lo, hi, 0, false
+	}
+	sort.Float64s(nearest)
+	sp := nearest[len(nearest)*3/10]
+	var hist [36]float64
+	for i, a := range blobs {
+		for j, b := range blobs {
+			if d := math.Hypot(b.x-a.x, b.y-a.y); i != j && d > 0.8*sp && d < 1.25*sp {
+				ang := math.Mod(math.Atan2(b.y-a.y, b.x-a.x)+2*math.Pi, math.Pi)
+				hist[int(ang/math.Pi*36)%36]++
+			}
+		}
+	}
+	// The two directions: the strongest peak of the histogram of neighbour directions (mod 180
+	// degrees), and the strongest at least 45 degrees from it.
+	smooth := func(k int) float64 { return hist[(k+35)%36] + 2*hist[k] + hist[(k+1)%36] }
+	p1 := 0
+	for k := range hist {
+		if smooth(k) > smooth(p1) {
+			p1 = k
+		}
+	}
+	p2 := -1
+	for k := range hist {
+		dk := min((k-p1+36)%36, (p1-k+36)%36)
+		if dk >= 9 && (p2 < 0 || smooth(k) > smooth(p2)) {
+			p2 = k
+		}
+	}
+	if p2 < 0 || smooth(p2) < 0.15*smooth(p1) {
+		return h, lo, hi, 0, false
+	}
+	// Refine each direction to the mean angle of its neighbours, then step in that basis.
+	var basis [2][2]float64
+	for k, p := range [2]int{p1, p2} {
+		d0 := (float64(p) + 0.5) * math.Pi / 36
+		var sx, sy, sl float64
+		cnt := 0
+		for i, a := range blobs {
+			for j, b := range blobs {
+				dx, dy := b.x-a.x, b.y-a.y
+				d := math.Hypot(dx, dy)
+				if i == j || d < 0.8*sp || d > 1.25*sp || math.Abs(math.Remainder(math.Atan2(dy, dx)-d0, math.Pi)) > 10*math.Pi/180 {
+					continue
+				}
+				if math.Cos(math.Atan2(dy, dx)-d0) < 0 {
+					dx, dy = -dx, -dy
+				}
+				sx, sy, sl = sx+dx, sy+dy, sl+d
+				cnt++
+			}
+		}
+		if cnt == 0 {
+			return h, lo, hi, 0, false
+		}
+		l := math.Hypot(sx, sy)
+		basis[k] = [2]float64{sx / l * sl / float64(cnt), sy / l * sl / float64(cnt)}
+	}
+	if math.Hypot(basis[0][0], basis[0][1]) < least || math.Hypot(basis[1][0], basis[1][1]) < least {
+		return h, lo, hi, 0, false
+	}
+	det := basis[0][0]*basis[1][1] - basis[1][0]*basis[0][1]
+	if math.Abs(det) < 1e-9 {
+		return h, lo, hi, 0, false
+	}
+	// step gives the grid step of a displacement when it is a small whole one in the basis.
+	step := func(dx, dy float64) (int, int, bool) {
+		cu := (dx*basis[1][1] - dy*basis[1][0]) / det
+		cv := (basis[0][0]*dy - basis[0][1]*dx) / det
+		ru, rv := math.Round(cu), math.Round(cv)
+		if (ru == 0 && rv == 0) || math.Abs(ru) > 2 || math.Abs(rv) > 2 || math.Abs(cu-ru) > 0.2 || math.Abs(cv-rv) > 0.2 {
+			return 0, 0, false
+		}
+		return int(ru), int(rv), true
+	}
+	reach := 2.3 * math.Max(math.Hypot(basis[0][0], basis[0][1]), math.Hypot(basis[1][0], basis[1][1]))
+	nb := make([][]gridStep, len(blobs))
+	for i, a := range blobs {
+		for j, b := range blobs {
+			dx, dy := b.x-a.x, b.y-a.y
+			if i == j || math.Hypot(dx, dy) > reach {
+				continue
+			}
+			if du, dv, ok := step(dx, dy); ok {
+				nb[i] = append(nb[i], gridStep{j, du, dv})
+			}
+		}
+	}
+	// Number from each of the five best-connected stones in turn (a wrong step early in the
+	// walk misnumbers all that follows it) and keep the fit that the most stones sit on.
+	order := make([]int, len(blobs))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(i, j int) bool { return len(nb[order[i]]) > len(nb[order[j]]) })
+	var src []Point2
+	for _, root := range order[:min(5, len(order))] {
+		hr, on, ok := numberAndFit(blobs, root, nb)
+		if ok && len(on) > len(src) {
+			h, src = hr, on
+		}
+	}
+	if len(src) < 12 {
+		return h, lo, hi, 0, false
+	}
+	lo = [2]int{math.MaxInt32, math.MaxInt32}
+	hi = [2]int{math.MinInt32, math.MinInt32}
+	for _, p := range src {
+		u, v := int(p.X), int(p.Y)
+		lo[0], lo[1] = min(lo[0], u), min(lo[1], v)
+		hi[0], hi[1] = max(hi[0], u), max(hi[1], v)
+	}
+	return h, lo, hi, len(src), true
+}
+
+// gridStep is a step from one stone to a neighbour: the neighbour and its grid offset.
+type gridStep struct{ to, du, dv int }
+
+// numberAndFit numbers the stones by a breadth-first walk over their neighbour steps (steps[i]
+// for stone i) from root, fits a homography from the numbers to the centres, then renumbers
+// every stone by the fit and fits again, three times. It returns the fit and the grid numbers
+// of the stones within a quarter spacing of its intersections.
+func numberAndFit(blobs []stoneBlob, root int, steps [][]gridStep) ([9]float64, []Point2, bool) {
+	var h [9]float64
+	idx := make([][2]int, len(blobs))
+	seen := make([]bool, len(blobs))
+	seen[root] = true
+	queue := []int{root}
+	for len(queue) > 0 {
+		i := queue[0]
+		queue = queue[1:]
+		for _, e := range steps[i] {
+			if !seen[e.to] {
+				idx[e.to] = [2]int{idx[i][0] + e.du, idx[i][1] + e.dv}
+				seen[e.to] = true
+				queue = append(queue, e.to)
+			}
+		}
+	}
+	var src, dst []Point2
+	for i, b := range blobs {
+		if seen[i] {
+			src = append(src, Point2{float64(idx[i][0]), float64(idx[i][1])})
+			dst = append(dst, Point2{b.x, b.y})
+		}
+	}
+	if len(src) < 12 {
+		return h, nil, false
+	}
+	h, ok := fitHomography(src, dst)
+	if !ok {
+		return h, nil, false
+	}
+	for iter := 0; iter < 3; iter++ {
+		inv, ok := invert3(h)
+		if !ok {
+			return h, nil, false
+		}
+		src, dst = src[:0], dst[:0]
+		for _, b := range blobs {
+			g := applyH(inv, Point2{b.x, b.y})
+			ru, rv := math.Round(g.X), math.Round(g.Y)
+			if math.Hypot(g.X-ru, g.Y-rv) < 0.25 {
+				src = append(src, Point2{ru, rv})
+				dst = append(dst, Point2{b.x, b.y})
+			}
+		}
+		if len(src) < 12 {
+			return h, nil, false
+		}
+		if h, ok = fitHomography(src, dst); !ok {
+			return h, nil, false
+		}
+	}
+	return h, src, true
+}
+
+// fitHomography is the least-squares homography taking src to dst (internal/homography.Fit).
+func fitHomography(src, dst []Point2) ([9]float64, bool) {
+	s, d := make([][2]float64, len(src)), make([][2]float64, len(dst))
+	for i := range src {
+		s[i] = [2]float64{src[i].X, src[i].Y}
+	}
+	for i := range dst {
+		d[i] = [2]float64{dst[i].X, dst[i].Y}
+	}
+	m, ok := homography.Fit(s, d)
+	return [9]float64(m), ok
+}
+
+// stoneFitConfidence is the most confidence a grid placed by the stones alone is given: below
+// DefaultMinConfidence, so that only a caller that checks the grid further (vision.FindBoard
+// reads every point on it) accepts one.
+const stoneFitConfidence = 0.45
+
+// stoneCandidates places grids on the lattice the black stones' centres form, for a frame whose
+// lines the line passes fit weakly or not at all: late in a game stones hide most lines, and
+// the edges of rows of stones make lattices of their own at half a spacing. Each allowed size
+// that holds the stones' span is placed where the line evidence fits it best (expandToSize)
+// and kept when nine in ten of the stones inside it still sit on its intersections. Its
+// confidence is the line fit's, or stoneFitConfidence times that share if more.
+func stoneCandidates(w *workImage, sizes []int, cap float32) []gridFit {
+	if w.gray.pix == nil {
+		return nil
+	}
+	gray, err := gocv.NewMatFromBytes(w.gray.h, w.gray.w, gocv.MatTypeCV8UC1, w.gray.pix)
+	if err != nil {
+		return nil
+	}
+	blobs := findStoneBlobs(gray)
+	gray.Close()
+	h, lo, hi, _, ok := stoneLattice(blobs)
+	if !ok {
+		return nil
+	}
+	cols, rows := hi[0]-lo[0]+1, hi[1]-lo[1]+1
+	if min(cols, rows) < 5 {
+		return nil
+	}
+	u0, v0, u1, v1 := float64(lo[0]), float64(lo[1]), float64(hi[0]), float64(hi[1])
+	g := gridFit{cols: cols, rows: rows, corners: [4]Point2{
+		applyH(h, Point2{u0, v0}), applyH(h, Point2{u1, v0}), applyH(h, Point2{u1, v1}), applyH(h, Point2{u0, v1})}}
+	var out []gridFit
+	for _, s := range sizes {
+		if s < max(cols, rows) {
+			continue
+		}
+		e, ok := expandToSize(&w.lines, g, s, w.lines.w, w.lines.h, cap)
+		if !ok {
+			continue
+		}
+		// Refined by the lines, the grid can slide off the stones (a fold, a printed frame) or
+		// out of the picture: then the best placement straight on the stones' lattice that
+		// lies in view is taken instead.
+		share := blobsOnGrid(e, blobs)
+		if share < 0.9 || !e.inView(w.lines.w, w.lines.h) {
+			d, ok := placeOnStones(&w.lines, h, lo, hi, s, w.lines.w, w.lines.h, cap)
+			if !ok {
+				continue
+			}
+			e, share = d, blobsOnGrid(d, blobs)
+		}
+		if share < 0.9 {
+			continue
+		}
+		e.conf = max(e.confidence(&w.lines, &w.gray, cap), stoneFitConfidence*share)
+		out = append(out, e)
+	}
+	return out
+}
+
+// placeOnStones places an s x s grid on the stones' lattice h (grid numbers to work pixels) so
+// that it holds the stones' span lo..hi and lies in view, where the line evidence fits it best
+// (strong lines on the grid, weak between and beyond, lines running up to every edge), unrefined.
+func placeOnStones(lines *plane, h [9]float64, lo, hi [2]int, s, w, ht int, cap float32) (gridFit, bool) {
+	best, bestRank := gridFit{}, math.Inf(-1)
+	for left := hi[0] - s + 1; left <= lo[0]; left++ {
+		for top := hi[1] - s + 1; top <= lo[1]; top++ {
+			a, b := float64(left), float64(top)
+			c, d := a+float64(s-1), b+float64(s-1)
+			g := gridFit{cols: s, rows: s, corners: [4]Point2{
+				applyH(h, Point2{a, b}), applyH(h, Point2{c, b}), applyH(h, Point2{c, d}), applyH(h, Point2{a, d})}}
+			if !g.inView(w, ht) {
+				continue
+			}
+			g.on, g.off, g.out = gridEvidence(lines, s, s, g.corners, cap, true)
+			if r := g.score() + 0.5*minStubs(lines, g, cap); r > bestRank {
+				best, bestRank = g, r
+			}
+		}
+	}
+	return best, best.cols != 0
+}
+
+// blobsOnGrid is the share of the stones inside g that sit within a quarter spacing of one of
+// its intersections (0 when fewer than a dozen are inside).
+func blobsOnGrid(g gridFit, blobs []stoneBlob) float64 {
+	h, ok := gridH(g.cols, g.rows, g.corners)
+	if !ok {
+		return 0
+	}
+	inv, ok := invert3(h)
+	if !ok {
+		return 0
+	}
+	in, on := 0, 0
+	for _, b := range blobs {
+		p := applyH(inv, Point2{b.x, b.y})
+		if p.X < -0.5 || p.Y < -0.5 || p.X > float64(g.cols)-0.5 || p.Y > float64(g.rows)-0.5 {
+			continue
+		}
+		in++
+		if math.Hypot(p.X-math.Round(p.X), p.Y-math.Round(p.Y)) < 0.25 {
+			on++
+		}
+	}
+	if in < 12 {
+		return 0
+	}
+	return float64(on) / float64(in)
+}

@@ -1,0 +1,201 @@
+package calib
+
+import (
+	"image"
+	"image/color"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"gocv.io/x/gocv"
+)
+
+// tiltedBoard is the homography taking 19x19 grid numbers to the pixels of a board seen a little
+// from the side in a w x h frame.
+func tiltedBoard(t testing.TB, w, h float64) [9]float64 {
+	t.Helper()
+	hm, ok := homographyFrom4(
+		[4]Point2{{0, 0}, {18, 0}, {18, 18}, {0, 18}},
+		[4]Point2{{0.2 * w, 0.1 * h}, {0.8 * w, 0.12 * h}, {0.87 * w, 0.9 * h}, {0.13 * w, 0.88 * h}})
+	if !ok {
+		t.Fatal("no homography for the test board")
+	}
+	return hm
+}
+
+// TestStoneLatticeNumbersTheStones: stone centres on a tilted 19x19 board, a few pixels off
+// their points, with specks between the points, are numbered so that every pair of stones is as
+// many points apart as on the board (whatever the numbering's origin, turn or mirror).
+func TestStoneLatticeNumbersTheStones(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		stones int // of 361 points
+		specks int
+	}{
+		{"an opening", 40, 0},
+		{"a middle game with specks", 150, 10},
+		{"a crowded board", 300, 20},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rng := rand.New(rand.NewPCG(uint64(tc.stones), 7))
+			hm := tiltedBoard(t, 1000, 750)
+			var blobs []stoneBlob
+			var truth []Point2
+			for _, k := range rng.Perm(361)[:tc.stones] {
+				g := Point2{float64(k % 19), float64(k / 19)}
+				p := applyH(hm, g)
+				blobs = append(blobs, stoneBlob{x: p.X + rng.NormFloat64(), y: p.Y + rng.NormFloat64(), r: 15})
+				truth = append(truth, g)
+			}
+			for i := 0; i < tc.specks; i++ {
+				g := Point2{rng.Float64()*17 + 0.5, rng.Float64()*17 + 0.5}
+				g.X, g.Y = math.Floor(g.X)+0.5, math.Floor(g.Y)+0.5 // between four points
+				p := applyH(hm, g)
+				blobs = append(blobs, stoneBlob{x: p.X, y: p.Y, r: 12})
+			}
+			h, lo, hi, n, ok := stoneLattice(blobs)
+			if !ok {
+				if tc.stones < 100 {
+					return // few stones seldom neighbour each other: the lines find such a board
+				}
+				t.Fatal("no lattice found")
+			}
+			if n < tc.stones*9/10 || n > tc.stones {
+				t.Errorf("%d stones on the lattice, want about %d", n, tc.stones)
+			}
+			if hi[0]-lo[0] > 18 || hi[1]-lo[1] > 18 {
+				t.Errorf("the stones span %v..%v, more than a board", lo, hi)
+			}
+			inv, ok := invert3(h)
+			if !ok {
+				t.Fatal("the lattice has no inverse")
+			}
+			found := make([]Point2, len(truth))
+			for i := range truth {
+				p := applyH(inv, Point2{blobs[i].x, blobs[i].y})
+				found[i] = Point2{math.Round(p.X), math.Round(p.Y)}
+			}
+			bad := 0
+			for i := range truth {
+				for j := i + 1; j < len(truth); j++ {
+					dt := math.Hypot(truth[i].X-truth[j].X, truth[i].Y-truth[j].Y)
+					df := math.Hypot(found[i].X-found[j].X, found[i].Y-found[j].Y)
+					if math.Abs(dt-df) > 1e-9 {
+						bad++
+					}
+				}
+			}
+			if bad > 0 {
+				t.Errorf("%d pairs of stones numbered a different distance apart than on the board", bad)
+			}
+		})
+	}
+}
+
+// TestStoneLatticeNeedsALattice: scattered blobs with no common spacing give no lattice.
+func TestStoneLatticeNeedsALattice(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	var blobs []stoneBlob
+	for i := 0; i < 80; i++ {
+		blobs = append(blobs, stoneBlob{x: rng.Float64() * 1000, y: rng.Float64() * 700, r: 10})
+	}
+	if _, _, _, n, ok := stoneLattice(blobs); ok && n >= 40 {
+		t.Errorf("a lattice of %d stones found in scattered blobs", n)
+	}
+	if _, _, _, _, ok := stoneLattice(blobs[:5]); ok {
+		t.Error("a lattice found from five blobs")
+	}
+}
+
+// drawCrowdedBoard draws a tilted 19x19 board in a w x h frame: light wood, thin dark lines,
+// and black and white stones on the points listed (black for even k, white for odd).
+func drawCrowdedBoard(t testing.TB, w, h int, stones []int) (gocv.Mat, [9]float64) {
+	t.Helper()
+	hm := tiltedBoard(t, float64(w), float64(h))
+	img := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(60, 90, 70, 0), h, w, gocv.MatTypeCV8UC3)
+	corner := func(u, v float64) image.Point { p := applyH(hm, Point2{u, v}); return image.Pt(int(p.X), int(p.Y)) }
+	board := gocv.NewPointVectorFromPoints([]image.Point{corner(-0.7, -0.7), corner(18.7, -0.7), corner(18.7, 18.7), corner(-0.7, 18.7)})
+	defer board.Close()
+	pv := gocv.NewPointsVector()
+	defer pv.Close()
+	pv.Append(board)
+	gocv.FillPoly(&img, pv, color.RGBA{120, 180, 215, 0})
+	for i := 0; i < 19; i++ {
+		f := float64(i)
+		gocv.Line(&img, corner(f, 0), corner(f, 18), color.RGBA{40, 40, 40, 0}, 2)
+		gocv.Line(&img, corner(0, f), corner(18, f), color.RGBA{40, 40, 40, 0}, 2)
+	}
+	for _, k := range stones {
+		// A stone is a little narrower than the spacing where it lies (nearer is wider; a disc
+		// drawn the width of the foreshortened spacing would overlap its neighbours).
+		u, v := float64(k%19), float64(k/19)
+		l, rt := applyH(hm, Point2{u - 0.5, v}), applyH(hm, Point2{u + 0.5, v})
+		up, dn := applyH(hm, Point2{u, v - 0.5}), applyH(hm, Point2{u, v + 0.5})
+		r := int(0.46 * math.Min(math.Hypot(rt.X-l.X, rt.Y-l.Y), math.Hypot(dn.X-up.X, dn.Y-up.Y)))
+		c := color.RGBA{25, 25, 25, 0}
+		if k%2 == 1 {
+			c = color.RGBA{235, 235, 235, 0}
+		}
+		gocv.Circle(&img, corner(float64(k%19), float64(k/19)), r, c, -1)
+	}
+	return img, hm
+}
+
+// TestFindStoneBlobsFindsTheBlackStones: every black stone of a drawn board is found within a
+// third of its radius of its centre (a touching neighbour pulls the peak towards it), and nothing
+// else on the board (its lines are opened away, its white stones are not dark). The dark table
+// along the board's edge may give blobs: they lie off the board.
+func TestFindStoneBlobsFindsTheBlackStones(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	stones := rng.Perm(361)[:200]
+	img, hm := drawCrowdedBoard(t, 1000, 750, stones)
+	defer img.Close()
+	gray := gocv.NewMat()
+	defer gray.Close()
+	gocv.CvtColor(img, &gray, gocv.ColorBGRToGray)
+	blobs := findStoneBlobs(gray)
+	isBlack := map[[2]int]bool{}
+	for _, k := range stones {
+		if k%2 == 0 {
+			isBlack[[2]int{k % 19, k / 19}] = true
+		}
+	}
+	inv, _ := invert3(hm)
+	const near = 0.35 * 0.48 // a third of a stone's radius, in spacings
+	found := map[[2]int]bool{}
+	for _, b := range blobs {
+		g := applyH(inv, Point2{b.x, b.y})
+		if g.X < -0.5 || g.Y < -0.5 || g.X > 18.5 || g.Y > 18.5 {
+			continue
+		}
+		p := [2]int{int(math.Round(g.X)), int(math.Round(g.Y))}
+		if !isBlack[p] || math.Hypot(g.X-float64(p[0]), g.Y-float64(p[1])) > near {
+			t.Errorf("a blob at %.2f,%.2f on the board is no black stone", g.X, g.Y)
+			continue
+		}
+		found[p] = true
+	}
+	for p := range isBlack {
+		if !found[p] {
+			t.Errorf("black stone at %d,%d not found", p[0], p[1])
+		}
+	}
+}
+
+// BenchmarkStoneLattice is finding the black stones of a crowded board in a work image (the
+// size a 1080p frame is reduced to) and fitting their lattice.
+func BenchmarkStoneLattice(b *testing.B) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	img, _ := drawCrowdedBoard(b, 1000, 562, rng.Perm(361)[:280])
+	defer img.Close()
+	gray := gocv.NewMat()
+	defer gray.Close()
+	gocv.CvtColor(img, &gray, gocv.ColorBGRToGray)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, _, _, _, ok := stoneLattice(findStoneBlobs(gray)); !ok {
+			b.Fatal("no lattice")
+		}
+	}
+}
