@@ -153,6 +153,21 @@ func (b *Broker) Kill() {
 	b.cmd = nil
 }
 
+// exited reports whether the broker process started last has ended (on its own or killed).
+func (b *Broker) exited() bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.done == nil {
+		return true
+	}
+	select {
+	case <-b.done:
+		return true
+	default:
+		return false
+	}
+}
+
 // PID is the running broker's process id (0 when it is not running).
 func (b *Broker) PID() int {
 	b.mu.Lock()

@@ -4,6 +4,7 @@ import (
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/rand"
+	"crypto/tls"
 	"crypto/x509"
 	"crypto/x509/pkix"
 	"encoding/pem"
@@ -52,15 +53,40 @@ func StartTLS(tb testing.TB, tables int) (*Broker, TLS) {
 	if err := writeServerCert(certDir, ca, caKey); err != nil {
 		tb.Fatal(err)
 	}
-	port := FreePort(tb)
 	text, err := os.ReadFile(conf)
 	if err != nil {
 		tb.Fatal(err)
 	}
+	pool := x509.NewCertPool()
+	pool.AddCert(ca)
+	// A port FreePort found free can be taken again before the broker binds it (by another
+	// test's connection or broker): then the listener is not the broker's, or the broker exits.
+	// Only a TLS handshake with the hall's CA shows the listener is ours; else try another port.
+	var last string
+	for attempt := 0; attempt < 3; attempt++ {
+		port := FreePort(tb)
+		if err := os.WriteFile(conf, []byte(withTLS(tb, string(text), port)), 0o644); err != nil {
+			tb.Fatal(err)
+		}
+		b.Restart()
+		if last = waitTLS(b, port, pool); last == "" {
+			tb.Cleanup(b.Kill)
+			return b, TLS{Port: port, CAFile: filepath.Join(certDir, "ca.crt")}
+		}
+		b.Kill()
+	}
+	tb.Fatalf("mosquitto's TLS listener: %s", last)
+	return nil, TLS{}
+}
+
+// withTLS is the generated configuration text with its commented TLS lines enabled and the TLS
+// listener on port of 127.0.0.1.
+func withTLS(tb testing.TB, text string, port int) string {
+	tb.Helper()
 	var out []string
 	in := false
 	enabled := 0
-	for _, l := range strings.Split(string(text), "\n") {
+	for _, l := range strings.Split(text, "\n") {
 		if strings.HasPrefix(l, "# TLS (optional)") {
 			in = true
 		} else if in && strings.HasPrefix(l, "#") && !strings.HasPrefix(l, "# ") {
@@ -75,29 +101,25 @@ func StartTLS(tb testing.TB, tables int) (*Broker, TLS) {
 		out = append(out, l)
 	}
 	if enabled == 0 {
-		tb.Fatalf("no commented TLS lines in %s", conf)
+		tb.Fatalf("no commented TLS lines in the generated configuration")
 	}
-	if err := os.WriteFile(conf, []byte(strings.Join(out, "\n")), 0o644); err != nil {
-		tb.Fatal(err)
-	}
-	b.Restart()
-	tb.Cleanup(b.Kill)
-	waitListening(tb, b, port)
-	return b, TLS{Port: port, CAFile: filepath.Join(certDir, "ca.crt")}
+	return strings.Join(out, "\n")
 }
 
-// waitListening waits until the broker accepts TCP connections on port too.
-func waitListening(tb testing.TB, b *Broker, port int) {
-	tb.Helper()
+// waitTLS waits until a TLS handshake with the broker's listener on port succeeds with the CA
+// pool; it returns "" then, or what went wrong (with the broker's log) after 10 s or when the
+// broker has exited.
+func waitTLS(b *Broker, port int, pool *x509.CertPool) string {
 	deadline := time.Now().Add(10 * time.Second)
+	addr := fmt.Sprintf("127.0.0.1:%d", port)
 	for {
-		c, err := net.DialTimeout("tcp", fmt.Sprintf("127.0.0.1:%d", port), 200*time.Millisecond)
+		c, err := tls.DialWithDialer(&net.Dialer{Timeout: 500 * time.Millisecond}, "tcp", addr, &tls.Config{RootCAs: pool, ServerName: "127.0.0.1"})
 		if err == nil {
 			c.Close()
-			return
+			return ""
 		}
-		if time.Now().After(deadline) {
-			tb.Fatalf("mosquitto does not listen on its TLS port %d: %s", port, b.Log())
+		if b.PID() == 0 || b.exited() || time.Now().After(deadline) {
+			return fmt.Sprintf("no TLS handshake on %s: %v; broker log: %s", addr, err, b.Log())
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
