@@ -40,12 +40,13 @@ func Find(img gocv.Mat, opts FindOptions) (Calibration, error) {
 	// boards have light lines on a dark one. Try the common case first, then (for a weak or
 	// missing fit) a wider line filter, which sees the lines of a blurred frame, then the same
 	// on a smoothed frame (a blurred frame is often a noisy one too), and last light lines.
-	c, err := findPolarity(img, opts, lineFilter{})
+	stones := &stoneFinder{} // the passes share one grey work image, so one search for stones
+	c, err := findPolarity(img, opts, lineFilter{}, stones)
 	if (err == nil && c.Confidence >= DefaultMinConfidence) || (err != nil && !errors.Is(err, ErrNoBoard)) {
 		return c, err
 	}
 	for _, f := range [...]lineFilter{{wide: true}, {wide: true, smooth: true}} {
-		c2, err2 := findPolarity(img, opts, f)
+		c2, err2 := findPolarity(img, opts, f, stones)
 		if err2 != nil && !errors.Is(err2, ErrNoBoard) {
 			return c2, err2
 		}
@@ -59,14 +60,14 @@ func Find(img gocv.Mat, opts FindOptions) (Calibration, error) {
 	if err == nil {
 		return c, nil
 	}
-	if c3, err3 := findPolarity(img, opts, lineFilter{light: true}); err3 == nil || !errors.Is(err3, ErrNoBoard) {
+	if c3, err3 := findPolarity(img, opts, lineFilter{light: true}, stones); err3 == nil || !errors.Is(err3, ErrNoBoard) {
 		return c3, err3
 	}
 	return Calibration{}, err
 }
 
-// findPolarity is Find with one line filter.
-func findPolarity(img gocv.Mat, opts FindOptions, f lineFilter) (Calibration, error) {
+// findPolarity is Find with one line filter; stones keeps the stones' lattice between passes.
+func findPolarity(img gocv.Mat, opts FindOptions, f lineFilter, stones *stoneFinder) (Calibration, error) {
 	work := opts.WorkSize
 	if work <= 0 {
 		work = defaultWorkSize
@@ -79,7 +80,7 @@ func findPolarity(img gocv.Mat, opts FindOptions, f lineFilter) (Calibration, er
 	if opts.Size != 0 {
 		sizes = []int{opts.Size}
 	}
-	fit, err := findGrid(opts.Context, w, sizes)
+	fit, err := findGrid(opts.Context, w, sizes, stones)
 	if err != nil {
 		return Calibration{}, err
 	}
@@ -145,8 +146,9 @@ func orderCorners(c [4]Point2) [4]Point2 {
 }
 
 // findGrid runs the pipeline on a prepared frame: line families, rectification, lattice fit per
-// size, refinement, and returns the best-scoring grid.
-func findGrid(ctx context.Context, w *workImage, sizes []int) (gridFit, error) {
+// size, refinement, and returns the best-scoring grid. Where the lines fit weakly, the stones'
+// lattice (found once per frame by stones, which may be nil) adds candidates.
+func findGrid(ctx context.Context, w *workImage, sizes []int, stones *stoneFinder) (gridFit, error) {
 	if len(w.segs) < 8 {
 		return gridFit{}, fmt.Errorf("%w: too few straight lines (%d)", ErrNoBoard, len(w.segs))
 	}
@@ -197,7 +199,10 @@ func findGrid(ctx context.Context, w *workImage, sizes []int) (gridFit, error) {
 	// Lines hidden by stones fit weakly or not at all: the stones' own lattice may place the
 	// grid (at a confidence that needs a further check, unless its lines bear it out).
 	if b, ok := bestCandidate(cands, w.lines.w, w.lines.h); !ok || b.conf < DefaultMinConfidence || !b.inView(w.lines.w, w.lines.h) {
-		cands = append(cands, stoneCandidates(w, sizes, cap)...)
+		if stones == nil {
+			stones = &stoneFinder{}
+		}
+		cands = append(cands, stones.candidates(w, sizes, cap)...)
 	}
 	best, ok := bestCandidate(cands, w.lines.w, w.lines.h)
 	if !ok {

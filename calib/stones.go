@@ -403,26 +403,40 @@ func fitHomography(src, dst []Point2) ([9]float64, bool) {
 // reads every point on it) accepts one.
 const stoneFitConfidence = 0.45
 
-// stoneCandidates places grids on the lattice the black stones' centres form, for a frame whose
+// stoneFinder finds the black stones of a frame and their lattice once, when first needed: the
+// line passes of one frame share its grey work image.
+type stoneFinder struct {
+	done   bool
+	blobs  []stoneBlob
+	h      [9]float64
+	lo, hi [2]int
+	ok     bool
+}
+
+// candidates places grids on the lattice the black stones' centres form, for a frame whose
 // lines the line passes fit weakly or not at all: late in a game stones hide most lines, and
 // the edges of rows of stones make lattices of their own at half a spacing. Each allowed size
 // that holds the stones' span is placed where the line evidence fits it best (expandToSize)
 // and kept when nine in ten of the stones inside it still sit on its intersections. Its
 // confidence is the line fit's, or stoneFitConfidence times that share if more.
-func stoneCandidates(w *workImage, sizes []int, cap float32) []gridFit {
+func (sf *stoneFinder) candidates(w *workImage, sizes []int, cap float32) []gridFit {
 	if w.gray.pix == nil {
 		return nil
 	}
-	gray, err := gocv.NewMatFromBytes(w.gray.h, w.gray.w, gocv.MatTypeCV8UC1, w.gray.pix)
-	if err != nil {
+	if !sf.done {
+		sf.done = true
+		gray, err := gocv.NewMatFromBytes(w.gray.h, w.gray.w, gocv.MatTypeCV8UC1, w.gray.pix)
+		if err != nil {
+			return nil
+		}
+		sf.blobs = findStoneBlobs(gray)
+		gray.Close()
+		sf.h, sf.lo, sf.hi, _, sf.ok = stoneLattice(sf.blobs)
+	}
+	if !sf.ok {
 		return nil
 	}
-	blobs := findStoneBlobs(gray)
-	gray.Close()
-	h, lo, hi, _, ok := stoneLattice(blobs)
-	if !ok {
-		return nil
-	}
+	blobs, h, lo, hi := sf.blobs, sf.h, sf.lo, sf.hi
 	cols, rows := hi[0]-lo[0]+1, hi[1]-lo[1]+1
 	if min(cols, rows) < 5 {
 		return nil
