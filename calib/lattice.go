@@ -3,21 +3,16 @@ package calib
 import (
 	"math"
 	"sort"
+
+	"tengen/internal/homography"
 )
 
 // mat3 is a row-major 3x3 matrix acting on homogeneous points.
 type mat3 [9]float64
 
+// mul is the product m b (internal/homography's).
 func (m mat3) mul(b mat3) mat3 {
-	var r mat3
-	for i := 0; i < 3; i++ {
-		for j := 0; j < 3; j++ {
-			for k := 0; k < 3; k++ {
-				r[i*3+j] += m[i*3+k] * b[k*3+j]
-			}
-		}
-	}
-	return r
+	return mat3(homography.Matrix(m).Mul(homography.Matrix(b)))
 }
 
 func (m mat3) apply(v vec3) vec3 {
