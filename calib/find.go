@@ -202,6 +202,9 @@ func findGrid(ctx context.Context, w *workImage, sizes []int, stones *stoneFinde
 		if stones == nil {
 			stones = &stoneFinder{}
 		}
+		for i := range cands {
+			cands[i].conf = stones.vouch(w, cands[i])
+		}
 		cands = append(cands, stones.candidates(w, sizes, cap)...)
 	}
 	best, ok := bestCandidate(cands, w.lines.w, w.lines.h)

@@ -3,6 +3,7 @@ package calib
 import (
 	"image"
 	"math"
+	"slices"
 	"sort"
 
 	"gocv.io/x/gocv"
@@ -37,8 +38,10 @@ func findStoneBlobs(gray gocv.Mat) []stoneBlob {
 	mask := gocv.NewMat()
 	defer mask.Close()
 	gocv.AdaptiveThreshold(gray, &mask, 255, gocv.AdaptiveThresholdMean, gocv.ThresholdBinaryInv, block, 18)
-	// Fill a stone's highlight (closing), then take away the lines (opening).
-	gocv.MorphologyEx(mask, &mask, gocv.MorphClose, kernel)
+	// Fill a stone's highlight, then take away the lines (opening). A closing would fill the
+	// highlight too, but also the narrow gaps between touching stones, and a block of them
+	// would peak between its stones.
+	fillSmallHoles(mask, (side/60)*(side/60))
 	gocv.MorphologyEx(mask, &mask, gocv.MorphOpen, kernel)
 	var all []stoneBlob
 	// A stone is at least this wide: a 19x19 board across a third of the frame.
@@ -93,6 +96,50 @@ func findStoneBlobs(gray gocv.Mat) []stoneBlob {
 		}
 	}
 	return out
+}
+
+// fillSmallHoles sets the pixels of every region of zeros in mask (CV_8UC1) that is enclosed
+// (does not reach the picture's edge) and smaller than maxArea pixels: a stone's highlight.
+func fillSmallHoles(mask gocv.Mat, maxArea int) {
+	inv := gocv.NewMat()
+	defer inv.Close()
+	gocv.BitwiseNot(mask, &inv)
+	labels, stats, centroids := gocv.NewMat(), gocv.NewMat(), gocv.NewMat()
+	defer labels.Close()
+	defer stats.Close()
+	defer centroids.Close()
+	n := gocv.ConnectedComponentsWithStats(inv, &labels, &stats, &centroids)
+	w, h := mask.Cols(), mask.Rows()
+	fill := make([]bool, n)
+	any := false
+	for k := 1; k < n; k++ {
+		l, t := int(stats.GetIntAt(k, int(gocv.CC_STAT_LEFT))), int(stats.GetIntAt(k, int(gocv.CC_STAT_TOP)))
+		cw, ch := int(stats.GetIntAt(k, int(gocv.CC_STAT_WIDTH))), int(stats.GetIntAt(k, int(gocv.CC_STAT_HEIGHT)))
+		area := int(stats.GetIntAt(k, int(gocv.CC_STAT_AREA)))
+		if l > 0 && t > 0 && l+cw < w && t+ch < h && area < maxArea {
+			fill[k], any = true, true
+		}
+	}
+	if !any {
+		return
+	}
+	// gocv reads CV_32S only element by element; labels fit a float32 exactly.
+	labf := gocv.NewMat()
+	defer labf.Close()
+	labels.ConvertTo(&labf, gocv.MatTypeCV32F)
+	lab, err := labf.DataPtrFloat32()
+	if err != nil {
+		return
+	}
+	pix, err := mask.DataPtrUint8()
+	if err != nil || len(pix) != len(lab) {
+		return
+	}
+	for i, k := range lab {
+		if k > 0 && int(k) < n && fill[int(k)] {
+			pix[i] = 255
+		}
+	}
 }
 
 // frameLevel is the brightness most of a grey frame stays under: its 60th percentile.
@@ -187,14 +234,41 @@ func stoneLattice(blobs []stoneBlob) (h [9]float64, lo, hi [2]int, n int, ok boo
 	if len(blobs) < 12 {
 		return h, lo, hi, 0, false
 	}
-	// The spacing: most stones of a game have a neighbour on the next point, and stones do not
-	// overlap (nearer blobs are specks between stones, or parts of one).
 	rs := make([]float64, len(blobs))
 	for i, b := range blobs {
 		rs[i] = b.r
 	}
 	sort.Float64s(rs)
-	least := 1.8 * rs[len(rs)/2]
+	r := rs[len(rs)/2]
+	// Stones do not overlap, so neighbours are two radii apart or more; but nearer blobs are
+	// specks between stones or parts of one, and a board seen from the side brings its rows
+	// closer than its columns. Both readings of "neighbour" are tried, and the lattice more
+	// stones sit on is kept.
+	var src []Point2
+	for _, least := range [...]float64{1.5 * r, 1.8 * r} {
+		hl, on, ok := latticeFrom(blobs, least, 1.6*r)
+		if ok && len(on) > len(src) {
+			h, src = hl, on
+		}
+	}
+	if len(src) < 12 {
+		return h, lo, hi, 0, false
+	}
+	lo = [2]int{math.MaxInt32, math.MaxInt32}
+	hi = [2]int{math.MinInt32, math.MinInt32}
+	for _, p := range src {
+		u, v := int(p.X), int(p.Y)
+		lo[0], lo[1] = min(lo[0], u), min(lo[1], v)
+		hi[0], hi[1] = max(hi[0], u), max(hi[1], v)
+	}
+	return h, lo, hi, len(src), true
+}
+
+// latticeFrom is stoneLattice with neighbours taken at least least apart and a lattice whose
+// steps are shorter than shortest refused; it returns the fit and the grid numbers of the
+// stones on it.
+func latticeFrom(blobs []stoneBlob, least, shortest float64) (h [9]float64, src []Point2, ok bool) {
+	// The spacing: most stones of a game have a neighbour on the next point.
 	var nearest []float64
 	for i, a := range blobs {
 		d := math.Inf(1)
@@ -208,7 +282,7 @@ func stoneLattice(blobs []stoneBlob) (h [9]float64, lo, hi [2]int, n int, ok boo
 		}
 	}
 	if len(nearest) < 12 {
-		return h, lo, hi, 0, false
+		return h, nil, false
 	}
 	sort.Float64s(nearest)
 	sp := nearest[len(nearest)*3/10]
@@ -238,7 +312,7 @@ func stoneLattice(blobs []stoneBlob) (h [9]float64, lo, hi [2]int, n int, ok boo
 		}
 	}
 	if p2 < 0 || smooth(p2) < 0.15*smooth(p1) {
-		return h, lo, hi, 0, false
+		return h, nil, false
 	}
 	// Refine each direction to the mean angle of its neighbours, then step in that basis.
 	var basis [2][2]float64
@@ -261,17 +335,17 @@ func stoneLattice(blobs []stoneBlob) (h [9]float64, lo, hi [2]int, n int, ok boo
 			}
 		}
 		if cnt == 0 {
-			return h, lo, hi, 0, false
+			return h, nil, false
 		}
 		l := math.Hypot(sx, sy)
 		basis[k] = [2]float64{sx / l * sl / float64(cnt), sy / l * sl / float64(cnt)}
 	}
-	if math.Hypot(basis[0][0], basis[0][1]) < least || math.Hypot(basis[1][0], basis[1][1]) < least {
-		return h, lo, hi, 0, false
+	if math.Hypot(basis[0][0], basis[0][1]) < shortest || math.Hypot(basis[1][0], basis[1][1]) < shortest {
+		return h, nil, false
 	}
 	det := basis[0][0]*basis[1][1] - basis[1][0]*basis[0][1]
 	if math.Abs(det) < 1e-9 {
-		return h, lo, hi, 0, false
+		return h, nil, false
 	}
 	// step gives the grid step of a displacement when it is a small whole one in the basis.
 	step := func(dx, dy float64) (int, int, bool) {
@@ -303,24 +377,13 @@ func stoneLattice(blobs []stoneBlob) (h [9]float64, lo, hi [2]int, n int, ok boo
 		order[i] = i
 	}
 	sort.SliceStable(order, func(i, j int) bool { return len(nb[order[i]]) > len(nb[order[j]]) })
-	var src []Point2
 	for _, root := range order[:min(5, len(order))] {
 		hr, on, ok := numberAndFit(blobs, root, nb)
 		if ok && len(on) > len(src) {
 			h, src = hr, on
 		}
 	}
-	if len(src) < 12 {
-		return h, lo, hi, 0, false
-	}
-	lo = [2]int{math.MaxInt32, math.MaxInt32}
-	hi = [2]int{math.MinInt32, math.MinInt32}
-	for _, p := range src {
-		u, v := int(p.X), int(p.Y)
-		lo[0], lo[1] = min(lo[0], u), min(lo[1], v)
-		hi[0], hi[1] = max(hi[0], u), max(hi[1], v)
-	}
-	return h, lo, hi, len(src), true
+	return h, src, len(src) >= 12
 }
 
 // gridStep is a step from one stone to a neighbour: the neighbour and its grid offset.
@@ -406,11 +469,89 @@ const stoneFitConfidence = 0.45
 // stoneFinder finds the black stones of a frame and their lattice once, when first needed: the
 // line passes of one frame share its grey work image.
 type stoneFinder struct {
-	done   bool
-	blobs  []stoneBlob
-	h      [9]float64
-	lo, hi [2]int
-	ok     bool
+	done      bool
+	blobs     []stoneBlob
+	h         [9]float64 // the stones' lattice: grid numbers to work pixels
+	lo, hi    [2]int
+	ok        bool
+	onLattice []stoneBlob // the blobs within a quarter spacing of the lattice's points
+	nums      [][2]int    // their grid numbers
+}
+
+// find finds the stones and their lattice in w's grey image the first time it is called, and
+// reports whether there is a lattice.
+func (sf *stoneFinder) find(w *workImage) bool {
+	if sf.done {
+		return sf.ok
+	}
+	sf.done = true
+	if w.gray.pix == nil {
+		return false
+	}
+	gray, err := gocv.NewMatFromBytes(w.gray.h, w.gray.w, gocv.MatTypeCV8UC1, w.gray.pix)
+	if err != nil {
+		return false
+	}
+	sf.blobs = findStoneBlobs(gray)
+	gray.Close()
+	sf.h, sf.lo, sf.hi, _, sf.ok = stoneLattice(sf.blobs)
+	if sf.ok {
+		inv, ok := invert3(sf.h)
+		sf.ok = ok
+		for _, b := range sf.blobs {
+			g := applyH(inv, Point2{b.x, b.y})
+			if ok && math.Hypot(g.X-math.Round(g.X), g.Y-math.Round(g.Y)) < 0.25 {
+				sf.onLattice = append(sf.onLattice, b)
+				sf.nums = append(sf.nums, [2]int{int(math.Round(g.X)), int(math.Round(g.Y))})
+			}
+		}
+	}
+	return sf.ok
+}
+
+// count is how many stones on the lattice have grid number n along axis (0: columns, 1: rows).
+func (sf *stoneFinder) count(axis, n int) int {
+	c := 0
+	for _, g := range sf.nums {
+		if g[axis] == n {
+			c++
+		}
+	}
+	return c
+}
+
+// vouch is the confidence of the line grid g once the stones have had their say: stoneFitConfidence
+// times the share of the stones inside g that sit on its intersections, when that share is nine in
+// ten and g holds eight in ten of the stones on the stones' lattice (a 9x9 or 13x13 grid inside a
+// crowded 19x19 board has stones on its intersections too, but leaves half or more outside; a dark
+// table along the board's edge can put a few blobs on the lattice out there); otherwise g's own
+// confidence.
+func (sf *stoneFinder) vouch(w *workImage, g gridFit) float64 {
+	if g.conf >= stoneFitConfidence || !sf.find(w) || len(sf.onLattice) < 12 {
+		return g.conf
+	}
+	h, ok := gridH(g.cols, g.rows, g.corners)
+	if !ok {
+		return g.conf
+	}
+	inv, ok := invert3(h)
+	if !ok {
+		return g.conf
+	}
+	held := 0
+	for _, b := range sf.onLattice {
+		p := applyH(inv, Point2{b.x, b.y})
+		if p.X >= -0.5 && p.Y >= -0.5 && p.X <= float64(g.cols)-0.5 && p.Y <= float64(g.rows)-0.5 {
+			held++
+		}
+	}
+	if held*10 < 8*len(sf.onLattice) {
+		return g.conf
+	}
+	if share := blobsOnGrid(g, sf.blobs); share >= 0.9 {
+		return max(g.conf, stoneFitConfidence*share)
+	}
+	return g.conf
 }
 
 // candidates places grids on the lattice the black stones' centres form, for a frame whose
@@ -420,33 +561,35 @@ type stoneFinder struct {
 // and kept when nine in ten of the stones inside it still sit on its intersections. Its
 // confidence is the line fit's, or stoneFitConfidence times that share if more.
 func (sf *stoneFinder) candidates(w *workImage, sizes []int, cap float32) []gridFit {
-	if w.gray.pix == nil {
-		return nil
-	}
-	if !sf.done {
-		sf.done = true
-		gray, err := gocv.NewMatFromBytes(w.gray.h, w.gray.w, gocv.MatTypeCV8UC1, w.gray.pix)
-		if err != nil {
-			return nil
-		}
-		sf.blobs = findStoneBlobs(gray)
-		gray.Close()
-		sf.h, sf.lo, sf.hi, _, sf.ok = stoneLattice(sf.blobs)
-	}
-	if !sf.ok {
+	if !sf.find(w) {
 		return nil
 	}
 	blobs, h, lo, hi := sf.blobs, sf.h, sf.lo, sf.hi
+	// A dark table along the board's edge can add a line of blobs on the lattice just outside
+	// the board: a span wider than the largest board loses its sparsest outer lines, three at most.
+	big := slices.Max(sizes)
+	for axis := 0; axis < 2; axis++ {
+		for k := 0; k < 3 && hi[axis]-lo[axis]+1 > big; k++ {
+			if sf.count(axis, lo[axis]) <= sf.count(axis, hi[axis]) {
+				lo[axis]++
+			} else {
+				hi[axis]--
+			}
+		}
+	}
 	cols, rows := hi[0]-lo[0]+1, hi[1]-lo[1]+1
-	if min(cols, rows) < 5 {
+	if min(cols, rows) < 7 {
 		return nil
 	}
-	u0, v0, u1, v1 := float64(lo[0]), float64(lo[1]), float64(hi[0]), float64(hi[1])
-	g := gridFit{cols: cols, rows: rows, corners: [4]Point2{
+	// The grid is placed over the span less its outer lines: a line of blobs just outside the
+	// board (the dark table) can stand in for the board's sparse edge line, so the lines decide
+	// among the placements a line either way.
+	u0, v0, u1, v1 := float64(lo[0]+1), float64(lo[1]+1), float64(hi[0]-1), float64(hi[1]-1)
+	g := gridFit{cols: cols - 2, rows: rows - 2, corners: [4]Point2{
 		applyH(h, Point2{u0, v0}), applyH(h, Point2{u1, v0}), applyH(h, Point2{u1, v1}), applyH(h, Point2{u0, v1})}}
 	var out []gridFit
 	for _, s := range sizes {
-		if s < max(cols, rows) {
+		if s < max(cols, rows)-2 {
 			continue
 		}
 		e, ok := expandToSize(&w.lines, g, s, w.lines.w, w.lines.h, cap)
@@ -458,7 +601,7 @@ func (sf *stoneFinder) candidates(w *workImage, sizes []int, cap float32) []grid
 		// lies in view is taken instead.
 		share := blobsOnGrid(e, blobs)
 		if share < 0.9 || !e.inView(w.lines.w, w.lines.h) {
-			d, ok := placeOnStones(&w.lines, h, lo, hi, s, w.lines.w, w.lines.h, cap)
+			d, ok := placeOnStones(&w.lines, h, [2]int{lo[0] + 1, lo[1] + 1}, [2]int{hi[0] - 1, hi[1] - 1}, s, w.lines.w, w.lines.h, cap)
 			if !ok {
 				continue
 			}

@@ -107,8 +107,12 @@ func TestStoneLatticeNeedsALattice(t *testing.T) {
 	}
 }
 
+// blackStone says whether drawCrowdedBoard draws the stone on point k black: about half of them,
+// in no pattern (black on even k would be every other point, itself a lattice).
+func blackStone(k int) bool { return (uint32(k)*2654435761)>>15&1 == 0 }
+
 // drawCrowdedBoard draws a tilted 19x19 board in a w x h frame: light wood, thin dark lines,
-// and black and white stones on the points listed (black for even k, white for odd).
+// and black and white stones on the points listed (black where blackStone says).
 func drawCrowdedBoard(t testing.TB, w, h int, stones []int) (gocv.Mat, [9]float64) {
 	t.Helper()
 	hm := tiltedBoard(t, float64(w), float64(h))
@@ -133,7 +137,7 @@ func drawCrowdedBoard(t testing.TB, w, h int, stones []int) (gocv.Mat, [9]float6
 		up, dn := applyH(hm, Point2{u, v - 0.5}), applyH(hm, Point2{u, v + 0.5})
 		r := int(0.46 * math.Min(math.Hypot(rt.X-l.X, rt.Y-l.Y), math.Hypot(dn.X-up.X, dn.Y-up.Y)))
 		c := color.RGBA{25, 25, 25, 0}
-		if k%2 == 1 {
+		if !blackStone(k) {
 			c = color.RGBA{235, 235, 235, 0}
 		}
 		gocv.Circle(&img, corner(float64(k%19), float64(k/19)), r, c, -1)
@@ -156,7 +160,7 @@ func TestFindStoneBlobsFindsTheBlackStones(t *testing.T) {
 	blobs := findStoneBlobs(gray)
 	isBlack := map[[2]int]bool{}
 	for _, k := range stones {
-		if k%2 == 0 {
+		if blackStone(k) {
 			isBlack[[2]int{k % 19, k / 19}] = true
 		}
 	}
@@ -197,5 +201,59 @@ func BenchmarkStoneLattice(b *testing.B) {
 		if _, _, _, _, ok := stoneLattice(findStoneBlobs(gray)); !ok {
 			b.Fatal("no lattice")
 		}
+	}
+}
+
+// TestStonesVouchForTheWholeBoardOnly: on a crowded board the stones raise a weak line fit of
+// the whole 19x19 grid to the confidence a further check needs, but not a 9x9 grid inside it
+// (its intersections hold stones too, but most stones lie outside it) nor a grid half a spacing
+// off (the stones sit between its intersections).
+func TestStonesVouchForTheWholeBoardOnly(t *testing.T) {
+	rng := rand.New(rand.NewPCG(8, 9))
+	img, hm := drawCrowdedBoard(t, 1000, 750, rng.Perm(361)[:300])
+	defer img.Close()
+	w, err := prepare(img, 1000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	grid := func(u0, v0, n float64) gridFit {
+		u1, v1 := u0+n-1, v0+n-1
+		return gridFit{cols: int(n), rows: int(n), conf: 0.1, corners: [4]Point2{
+			applyH(hm, Point2{u0, v0}), applyH(hm, Point2{u1, v0}), applyH(hm, Point2{u1, v1}), applyH(hm, Point2{u0, v1})}}
+	}
+	sf := &stoneFinder{}
+	for _, tc := range []struct {
+		name string
+		g    gridFit
+		want bool
+	}{
+		{"the whole board", grid(0, 0, 19), true},
+		{"a 9x9 grid inside it", grid(5, 5, 9), false},
+		{"the board half a spacing off", grid(0.5, 0.5, 19), false},
+	} {
+		if got := sf.vouch(w, tc.g); (got >= 0.4) != tc.want {
+			t.Errorf("%s: confidence %.2f from 0.1", tc.name, got)
+		}
+	}
+}
+
+// TestStoneCandidatesPlaceTheBoard: on a crowded board whose dark table puts blobs on the lattice
+// just outside it, the stones' lattice places the 19x19 grid on the board's points.
+func TestStoneCandidatesPlaceTheBoard(t *testing.T) {
+	rng := rand.New(rand.NewPCG(8, 9))
+	img, hm := drawCrowdedBoard(t, 1000, 750, rng.Perm(361)[:300])
+	defer img.Close()
+	w, err := prepare(img, 1000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cands := (&stoneFinder{}).candidates(w, []int{19}, lineCap(&w.lines))
+	if len(cands) == 0 {
+		t.Fatal("no grid placed on the stones")
+	}
+	spacing := math.Hypot(applyH(hm, Point2{10, 9}).X-applyH(hm, Point2{9, 9}).X, applyH(hm, Point2{10, 9}).Y-applyH(hm, Point2{9, 9}).Y)
+	truth := [4]Point2{applyH(hm, Point2{0, 0}), applyH(hm, Point2{18, 0}), applyH(hm, Point2{18, 18}), applyH(hm, Point2{0, 18})}
+	if e := cornerError(orderCorners(cands[0].corners), orderCorners(truth)) / spacing; e > 0.3 {
+		t.Errorf("the grid's corners are %.2f spacings off (confidence %.2f)", e, cands[0].conf)
 	}
 }
