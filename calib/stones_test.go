@@ -204,11 +204,10 @@ func BenchmarkStoneLattice(b *testing.B) {
 	}
 }
 
-// TestStonesVouchForTheWholeBoardOnly: on a crowded board the stones raise a weak line fit of
-// the whole 19x19 grid to the confidence a further check needs, but not a 9x9 grid inside it
-// (its intersections hold stones too, but most stones lie outside it) nor a grid half a spacing
-// off (the stones sit between its intersections).
-func TestStonesVouchForTheWholeBoardOnly(t *testing.T) {
+// crowdedWork is a drawn board with 300 stones (on a dark table), prepared for finding, and the
+// homography of its points.
+func crowdedWork(t *testing.T) (*workImage, [9]float64) {
+	t.Helper()
 	rng := rand.New(rand.NewPCG(8, 9))
 	img, hm := drawCrowdedBoard(t, 1000, 750, rng.Perm(361)[:300])
 	defer img.Close()
@@ -216,6 +215,15 @@ func TestStonesVouchForTheWholeBoardOnly(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return w, hm
+}
+
+// TestStonesVouchForTheWholeBoardOnly: on a crowded board the stones raise a weak line fit of
+// the whole 19x19 grid to the confidence a further check needs, but not a 9x9 grid inside it
+// (its intersections hold stones too, but most stones lie outside it) nor a grid half a spacing
+// off (the stones sit between its intersections).
+func TestStonesVouchForTheWholeBoardOnly(t *testing.T) {
+	w, hm := crowdedWork(t)
 	grid := func(u0, v0, n float64) gridFit {
 		u1, v1 := u0+n-1, v0+n-1
 		return gridFit{cols: int(n), rows: int(n), conf: 0.1, corners: [4]Point2{
@@ -240,13 +248,7 @@ func TestStonesVouchForTheWholeBoardOnly(t *testing.T) {
 // TestStoneCandidatesPlaceTheBoard: on a crowded board whose dark table puts blobs on the lattice
 // just outside it, the stones' lattice places the 19x19 grid on the board's points.
 func TestStoneCandidatesPlaceTheBoard(t *testing.T) {
-	rng := rand.New(rand.NewPCG(8, 9))
-	img, hm := drawCrowdedBoard(t, 1000, 750, rng.Perm(361)[:300])
-	defer img.Close()
-	w, err := prepare(img, 1000)
-	if err != nil {
-		t.Fatal(err)
-	}
+	w, hm := crowdedWork(t)
 	cands := (&stoneFinder{}).candidates(w, []int{19}, lineCap(&w.lines))
 	if len(cands) == 0 {
 		t.Fatal("no grid placed on the stones")
