@@ -11,17 +11,18 @@ import (
 	"tengen/internal/homography"
 )
 
-// stoneBlob is a round dark or light blob the size of a stone, in work pixels: its centre and
-// the radius of the largest disc inside it.
+// stoneBlob is a round dark blob the size of a stone (a black stone), in work pixels: its centre
+// and the radius of the largest disc inside it.
 type stoneBlob struct {
 	x, y, r float64
 }
 
-// findStoneBlobs finds the stones of a frame as discs much darker or much lighter than the
-// board around them. Touching stones merge into one blob, but the distance to the blob's edge
-// still peaks at each stone's centre (the necks between stones are narrower), so every local
-// maximum of the distance transform of a stone-sized width is one stone. Grid lines and other
-// thin marks are removed first by an opening. The blobs of the most common radius are kept.
+// findStoneBlobs finds the black stones of a grey frame as discs much darker than the board
+// around them and than most of the frame. Touching stones merge into one blob, but the distance
+// to the blob's edge still peaks at each stone's centre (the necks between stones are narrower),
+// so every local maximum of the distance transform of a stone-sized width is one stone. Grid
+// lines and other thin marks are removed first by an opening. The blobs of the stones' common
+// radius are kept, one per stone.
 func findStoneBlobs(gray gocv.Mat) []stoneBlob {
 	side := max(gray.Cols(), gray.Rows())
 	block := max(31, side/8) | 1
