@@ -669,11 +669,11 @@ func augOutcome(p augPhoto, k augKind, f augFrame) (augTally, string) {
 			}
 			g := c.ImageToGrid(Point2{x, y})
 			total++
-			if g.X < -0.5 || g.Y < -0.5 || g.X > float64(c.Size)-0.5 || g.Y > float64(c.Size)-0.5 {
+			if !onBoard(g, c.Size, c.Size) {
 				continue
 			}
 			inside++
-			if math.Hypot(g.X-math.Round(g.X), g.Y-math.Round(g.Y)) < 0.3 {
+			if offPoint(g) < 0.3 {
 				on++
 			}
 		}

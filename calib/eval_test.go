@@ -2,7 +2,6 @@ package calib
 
 import (
 	"bufio"
-	"math"
 	"os"
 	"path/filepath"
 	"sort"
@@ -92,11 +91,11 @@ func stonesOnGrid(path string, c Calibration, w, h float64) (on, inside, total i
 		y, _ := strconv.ParseFloat(fs[2], 64)
 		g := c.ImageToGrid(Point2{x * w, y * h})
 		total++
-		if g.X < -0.5 || g.Y < -0.5 || g.X > float64(c.Size)-0.5 || g.Y > float64(c.Size)-0.5 {
+		if !onBoard(g, c.Size, c.Size) {
 			continue
 		}
 		inside++
-		if math.Hypot(g.X-math.Round(g.X), g.Y-math.Round(g.Y)) < 0.3 {
+		if offPoint(g) < 0.3 {
 			on++
 		}
 	}

@@ -51,11 +51,11 @@ func (v AugVariant) Judge(c Calibration) (right bool, err float64) {
 	on, inside := 0, 0
 	for _, s := range v.Stones {
 		g := c.ImageToGrid(s)
-		if g.X < -0.5 || g.Y < -0.5 || g.X > float64(c.Size)-0.5 || g.Y > float64(c.Size)-0.5 {
+		if !onBoard(g, c.Size, c.Size) {
 			continue
 		}
 		inside++
-		if math.Hypot(g.X-math.Round(g.X), g.Y-math.Round(g.Y)) < 0.3 {
+		if offPoint(g) < 0.3 {
 			on++
 		}
 	}

@@ -502,8 +502,7 @@ func snapToSize(lines *plane, g gridFit, sizes []int, cap float32) (gridFit, boo
 			for top := min(0, dr) - er; top <= max(0, dr)+er; top++ {
 				u0, u1 := -float64(left), float64(g.cols-1+dc-left)
 				v0, v1 := -float64(top), float64(g.rows-1+dr-top)
-				cands = append(cands, gridFit{cols: s, rows: s, lattice: g.lattice, corners: [4]Point2{
-					applyH(h, Point2{u0, v0}), applyH(h, Point2{u1, v0}), applyH(h, Point2{u1, v1}), applyH(h, Point2{u0, v1})}})
+				cands = append(cands, gridFit{cols: s, rows: s, lattice: g.lattice, corners: latticeQuad(h, u0, v0, u1, v1)})
 			}
 		}
 	}
@@ -555,8 +554,7 @@ func expandToSize(lines *plane, g gridFit, s int, w, h int, cap float32) (gridFi
 		for top := 0; top <= s-g.rows; top++ {
 			u0, v0 := -float64(left), -float64(top)
 			u1, v1 := u0+float64(s-1), v0+float64(s-1)
-			c := gridFit{cols: s, rows: s, lattice: g.lattice, corners: [4]Point2{
-				applyH(hm, Point2{u0, v0}), applyH(hm, Point2{u1, v0}), applyH(hm, Point2{u1, v1}), applyH(hm, Point2{u0, v1})}}
+			c := gridFit{cols: s, rows: s, lattice: g.lattice, corners: latticeQuad(hm, u0, v0, u1, v1)}
 			if checkQuad(orderCorners(c.corners), float64(w), float64(h)) == nil {
 				cands = append(cands, c)
 			}

@@ -645,6 +645,21 @@ func resizeGrid(g gridFit, h [9]float64, s, d int) gridFit {
 		u0 -= float64(d)
 		g.cols += d
 	}
-	g.corners = [4]Point2{applyH(h, Point2{u0, v0}), applyH(h, Point2{u1, v0}), applyH(h, Point2{u1, v1}), applyH(h, Point2{u0, v1})}
+	g.corners = latticeQuad(h, u0, v0, u1, v1)
 	return g
+}
+
+// latticeQuad is the quadrilateral, through the homography h from grid numbers to pixels, of the
+// lattice's points u0..u1 by v0..v1: its corners in the order gridFit keeps them.
+func latticeQuad(h [9]float64, u0, v0, u1, v1 float64) [4]Point2 {
+	return [4]Point2{applyH(h, Point2{u0, v0}), applyH(h, Point2{u1, v0}), applyH(h, Point2{u1, v1}), applyH(h, Point2{u0, v1})}
+}
+
+// offPoint is how far the grid position p lies from the nearest lattice point, in spacings.
+func offPoint(p Point2) float64 { return math.Hypot(p.X-math.Round(p.X), p.Y-math.Round(p.Y)) }
+
+// onBoard reports whether the grid position p lies on a cols x rows grid, within half a spacing
+// of its edge lines.
+func onBoard(p Point2, cols, rows int) bool {
+	return p.X >= -0.5 && p.Y >= -0.5 && p.X <= float64(cols)-0.5 && p.Y <= float64(rows)-0.5
 }

@@ -433,9 +433,8 @@ func numberAndFit(blobs []stoneBlob, root int, steps [][]gridStep) ([9]float64, 
 		src, dst = src[:0], dst[:0]
 		for _, b := range blobs {
 			g := applyH(inv, Point2{b.x, b.y})
-			ru, rv := math.Round(g.X), math.Round(g.Y)
-			if math.Hypot(g.X-ru, g.Y-rv) < 0.25 {
-				src = append(src, Point2{ru, rv})
+			if offPoint(g) < 0.25 {
+				src = append(src, Point2{math.Round(g.X), math.Round(g.Y)})
 				dst = append(dst, Point2{b.x, b.y})
 			}
 		}
@@ -501,7 +500,7 @@ func (sf *stoneFinder) find(w *workImage) bool {
 		sf.ok = ok
 		for _, b := range sf.blobs {
 			g := applyH(inv, Point2{b.x, b.y})
-			if ok && math.Hypot(g.X-math.Round(g.X), g.Y-math.Round(g.Y)) < 0.25 {
+			if ok && offPoint(g) < 0.25 {
 				sf.onLattice = append(sf.onLattice, b)
 				sf.nums = append(sf.nums, [2]int{int(math.Round(g.X)), int(math.Round(g.Y))})
 			}
@@ -541,8 +540,7 @@ func (sf *stoneFinder) vouch(w *workImage, g gridFit) float64 {
 	}
 	held := 0
 	for _, b := range sf.onLattice {
-		p := applyH(inv, Point2{b.x, b.y})
-		if p.X >= -0.5 && p.Y >= -0.5 && p.X <= float64(g.cols)-0.5 && p.Y <= float64(g.rows)-0.5 {
+		if onBoard(applyH(inv, Point2{b.x, b.y}), g.cols, g.rows) {
 			held++
 		}
 	}
@@ -586,8 +584,7 @@ func (sf *stoneFinder) candidates(w *workImage, sizes []int, cap float32) []grid
 	// board (the dark table) can stand in for the board's sparse edge line, so the lines decide
 	// among the placements a line either way.
 	u0, v0, u1, v1 := float64(lo[0]+1), float64(lo[1]+1), float64(hi[0]-1), float64(hi[1]-1)
-	g := gridFit{cols: cols - 2, rows: rows - 2, corners: [4]Point2{
-		applyH(h, Point2{u0, v0}), applyH(h, Point2{u1, v0}), applyH(h, Point2{u1, v1}), applyH(h, Point2{u0, v1})}}
+	g := gridFit{cols: cols - 2, rows: rows - 2, corners: latticeQuad(h, u0, v0, u1, v1)}
 	var out []gridFit
 	for _, s := range sizes {
 		if s < max(cols, rows)-2 {
@@ -625,9 +622,7 @@ func placeOnStones(lines *plane, h [9]float64, lo, hi [2]int, s, w, ht int, cap 
 	for left := hi[0] - s + 1; left <= lo[0]; left++ {
 		for top := hi[1] - s + 1; top <= lo[1]; top++ {
 			a, b := float64(left), float64(top)
-			c, d := a+float64(s-1), b+float64(s-1)
-			g := gridFit{cols: s, rows: s, corners: [4]Point2{
-				applyH(h, Point2{a, b}), applyH(h, Point2{c, b}), applyH(h, Point2{c, d}), applyH(h, Point2{a, d})}}
+			g := gridFit{cols: s, rows: s, corners: latticeQuad(h, a, b, a+float64(s-1), b+float64(s-1))}
 			if !g.inView(w, ht) {
 				continue
 			}
@@ -654,11 +649,11 @@ func blobsOnGrid(g gridFit, blobs []stoneBlob) float64 {
 	in, on := 0, 0
 	for _, b := range blobs {
 		p := applyH(inv, Point2{b.x, b.y})
-		if p.X < -0.5 || p.Y < -0.5 || p.X > float64(g.cols)-0.5 || p.Y > float64(g.rows)-0.5 {
+		if !onBoard(p, g.cols, g.rows) {
 			continue
 		}
 		in++
-		if math.Hypot(p.X-math.Round(p.X), p.Y-math.Round(p.Y)) < 0.25 {
+		if offPoint(p) < 0.25 {
 			on++
 		}
 	}

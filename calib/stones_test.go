@@ -226,8 +226,7 @@ func TestStonesVouchForTheWholeBoardOnly(t *testing.T) {
 	w, hm := crowdedWork(t)
 	grid := func(u0, v0, n float64) gridFit {
 		u1, v1 := u0+n-1, v0+n-1
-		return gridFit{cols: int(n), rows: int(n), conf: 0.1, corners: [4]Point2{
-			applyH(hm, Point2{u0, v0}), applyH(hm, Point2{u1, v0}), applyH(hm, Point2{u1, v1}), applyH(hm, Point2{u0, v1})}}
+		return gridFit{cols: int(n), rows: int(n), conf: 0.1, corners: latticeQuad(hm, u0, v0, u1, v1)}
 	}
 	sf := &stoneFinder{}
 	for _, tc := range []struct {

@@ -63,16 +63,10 @@ func Detect(img gocv.Mat, opt DetectOptions) (Detection, error) {
 		}
 		cal = c
 	}
-	r, err := NewReader(cal, opt.Params)
-	if err != nil {
+	var rd Reading
+	if err := readOnce(img, cal, opt.Params, func(_ *Reader, r Reading) { rd = r.Clone() }); err != nil {
 		return Detection{}, err
 	}
-	defer r.Close()
-	rd, err := r.Read(img)
-	if err != nil {
-		return Detection{}, err
-	}
-	rd = rd.Clone()
 	var mean float64
 	for _, c := range rd.Confidence {
 		mean += float64(c)
@@ -131,22 +125,34 @@ func vouchedEnough(lined, sure, points int) bool {
 // probability of at least 0.95 on the grid of cal (-1 if unreadable).
 func sureStones(img gocv.Mat, cal calib.Calibration, p Params) int {
 	p.HandTuned = false
-	r, err := NewReader(cal, p)
+	n := 0
+	err := readOnce(img, cal, p, func(_ *Reader, rd Reading) {
+		for i, st := range rd.Stones {
+			if (st == observe.Black || st == observe.White) && rd.Confidence[i] >= 0.95 {
+				n++
+			}
+		}
+	})
 	if err != nil {
 		return -1
+	}
+	return n
+}
+
+// readOnce reads img on the grid of cal with a reader made for it, hands the reader and its
+// reading (valid only during the call) to use, and closes the reader.
+func readOnce(img gocv.Mat, cal calib.Calibration, p Params, use func(*Reader, Reading)) error {
+	r, err := NewReader(cal, p)
+	if err != nil {
+		return err
 	}
 	defer r.Close()
 	rd, err := r.Read(img)
 	if err != nil {
-		return -1
+		return err
 	}
-	n := 0
-	for i, st := range rd.Stones {
-		if (st == observe.Black || st == observe.White) && rd.Confidence[i] >= 0.95 {
-			n++
-		}
-	}
-	return n
+	use(r, rd)
+	return nil
 }
 
 // linedEnough is the grid check of an unsure fit: a third of all points show their grid-line
@@ -208,15 +214,15 @@ func gridScoreEmpty(img gocv.Mat, cal calib.Calibration, p Params) (int, int) {
 	// The grid check measures line contrast with the hand-made features; it must not depend on
 	// which classifier reads the stones.
 	p.HandTuned = true
-	r, err := NewReader(cal, p)
-	if err != nil {
+	score, empty := -1, 0
+	if err := readOnce(img, cal, p, func(r *Reader, rd Reading) { score, empty = linedPoints(r, rd, cal.Size) }); err != nil {
 		return -1, 0
 	}
-	defer r.Close()
-	rd, err := r.Read(img)
-	if err != nil {
-		return -1, 0
-	}
+	return score, empty
+}
+
+// linedPoints is gridScoreEmpty's count on a reading rd made by r of an n x n board.
+func linedPoints(r *Reader, rd Reading, n int) (int, int) {
 	lv := measureLevels(r.feats, r.params, &r.scratch)
 	score, empty := 0, 0
 	for i, f := range r.feats {
@@ -228,7 +234,6 @@ func gridScoreEmpty(img gocv.Mat, cal calib.Calibration, p Params) (int, int) {
 			score++
 		}
 	}
-	n := cal.Size
 	for _, line := range [4]func(k int) int{
 		func(k int) int { return k },           // top row
 		func(k int) int { return (n-1)*n + k }, // bottom row
