@@ -85,3 +85,26 @@ func BenchmarkCheck1080p(b *testing.B) {
 	}
 	benchcpu.ReportPerOp(b, c0)
 }
+
+// BenchmarkFindRefused1080p is board finding on a 1920x1080 frame that shows only part of the
+// board (the gomrade photo with its right third cut off): every pass runs before the refusal, as
+// while the kiosk looks for a board at a table being set up.
+func BenchmarkFindRefused1080p(b *testing.B) {
+	img := loadRaw(b, filepath.Join(shareddata.Path(b, "vision-eval", "gomrade-sample", "testing_sequence"), "10.jpg"))
+	defer img.Close()
+	part := img.Region(image.Rect(0, 0, img.Cols()*2/3, img.Rows()))
+	defer part.Close()
+	frame := gocv.NewMat()
+	defer frame.Close()
+	gocv.Resize(part, &frame, image.Pt(1920, 1080), 0, 0, gocv.InterpolationLinear)
+	if _, err := Find(frame, FindOptions{}); err == nil {
+		b.Fatal("the cut frame's board was found: it no longer measures a refusal")
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	c0 := benchcpu.Now()
+	for i := 0; i < b.N; i++ {
+		_, _ = Find(frame, FindOptions{})
+	}
+	benchcpu.ReportPerOp(b, c0)
+}

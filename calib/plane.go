@@ -91,6 +91,9 @@ type lineFilter struct {
 	light  bool // light lines on a dark board (a top-hat filter instead of a black-hat)
 	wide   bool // a kernel for blurred or thick lines
 	smooth bool // smooth the frame first: sensor noise breaks a blurred line into short pieces
+	// floor subtracts the line map's noise floor once the segments are found (removeFloor): in a
+	// dim, noisy frame the filter's response to noise is most of a faint line's own.
+	floor bool
 }
 
 // prepareWith is prepare, optionally skipping the line-segment search (drift checks only
@@ -168,6 +171,9 @@ func prepareWith(img gocv.Mat, maxSide int, segments bool, f lineFilter) (*workI
 	if segments {
 		w.segs = findSegments(bh, &w.lines)
 	}
+	if f.floor {
+		w.lines.removeFloor()
+	}
 	return w, nil
 }
 
@@ -244,4 +250,26 @@ func (g *grayPlane) at(x, y float64) (float64, bool) {
 		return 0, false
 	}
 	return float64(g.pix[yi*g.w+xi]), true
+}
+
+// removeFloor subtracts the line map's median, clipping at zero: most of a frame is no line, so
+// the median is the filter's response to sensor noise and texture.
+func (p *plane) removeFloor() {
+	var hist [257]int
+	for _, v := range p.pix {
+		hist[min(256, max(0, int(v)))]++
+	}
+	half, acc, med := len(p.pix)/2, 0, 0
+	for med = 0; med < 256; med++ {
+		if acc += hist[med]; acc > half {
+			break
+		}
+	}
+	if med == 0 {
+		return
+	}
+	f := float32(med)
+	for i, v := range p.pix {
+		p.pix[i] = max(0, v-f)
+	}
 }

@@ -171,15 +171,18 @@ func linedEnough(lined, empty, points int, kept bool) bool {
 // line, or the outermost line missed): it compares the calibration with the grids moved by one
 // line in each direction and keeps the one on which the most empty points show their grid-line
 // cross. A move is taken only when it wins clearly (by a third of a line's points), and never
-// from a grid the finder is sure of (StillMinConfidence) on a board more than half covered.
+// from a grid the finder is sure of (StillMinConfidence): the finder's own tests of the lines
+// beyond a grid's edges are better evidence than points. On a crowded board an edge row of stones
+// dropped for a row of margin gains a line's worth of lined points, and on an open one the
+// board's dark edge, taken for a line, scored as well as the outer line it replaced: on 600
+// rendered photos with known corners, CheckGrid moved seven right grids of confidence 0.47 to 0.77
+// a line off, and put right three wrong ones, all below 0.5.
 func CheckGrid(img gocv.Mat, cal calib.Calibration, p Params) calib.Calibration {
-	bestScore, empty := gridScoreEmpty(img, cal, p)
-	if bestScore < 0 {
+	if cal.Confidence >= StillMinConfidence {
 		return cal
 	}
-	if empty*2 < cal.Size*cal.Size && cal.Confidence >= StillMinConfidence {
-		// A crowded board shows its lines at too few points to overrule a finder that is sure:
-		// an edge row of stones dropped for a row of margin gains a line's worth of points.
+	bestScore, _ := gridScoreEmpty(img, cal, p)
+	if bestScore < 0 {
 		return cal
 	}
 	best := cal
