@@ -2,17 +2,14 @@ package calib_test
 
 import (
 	"fmt"
-	"math"
 	"os"
 	"sort"
 	"strconv"
 	"strings"
 	"testing"
 
-	"gocv.io/x/gocv"
-
-	"tengen/calib"
 	"tengen/demo"
+	"tengen/internal/rendertest"
 	"tengen/vision"
 )
 
@@ -45,11 +42,7 @@ func TestFindBoardRenders(t *testing.T) {
 		size := [...]int{9, 13, 19, 19, 19}[i%5]
 		fr := frames[(i/5)%len(frames)]
 		opt := demo.SampleOptions{Size: size, W: fr[0], H: fr[1], Hard: i%7 == 3, HandChance: 0.3}
-		s, err := demo.RenderSample(uint64(7000+i), opt)
-		if err != nil {
-			t.Fatal(err)
-		}
-		img, err := gocv.ImageToMatRGB(s.Image)
+		s, img, err := rendertest.Frame(uint64(7000+i), opt)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -63,7 +56,7 @@ func TestFindBoardRenders(t *testing.T) {
 			t.Logf("%s refused: %v", name, err)
 			continue
 		}
-		e := cornerSpacings(c, s.Corners, size)
+		e := rendertest.SpacingsOff(c, s.Corners, true)
 		if c.Size != size || e > 0.5 {
 			a.wrong++
 			t.Logf("%s WRONG: %dx%d, worst corner %.2f spacings off", name, c.Size, c.Size, e)
@@ -92,28 +85,6 @@ func TestFindBoardRenders(t *testing.T) {
 			t.Errorf("found %d of 40 rendered boards (floor 34), %d wrong (at most 1)", found, wrong)
 		}
 	}
-}
-
-// cornerSpacings is the distance of c's worst corner from the drawn corners, in grid spacings,
-// taking the best of the eight ways a square grid's corners can be matched (a found grid's
-// top-left need not be the drawn one's after a quarter turn).
-func cornerSpacings(c calib.Calibration, drawn [4][2]float64, size int) float64 {
-	spacing := math.Hypot(drawn[1][0]-drawn[0][0], drawn[1][1]-drawn[0][1]) / float64(size-1)
-	best := math.Inf(1)
-	for turn := 0; turn < 4; turn++ {
-		for _, mirror := range []bool{false, true} {
-			worst := 0.0
-			for i := range c.Corners {
-				j := (i + turn) % 4
-				if mirror {
-					j = (4 - i + turn) % 4
-				}
-				worst = math.Max(worst, math.Hypot(c.Corners[i].X-drawn[j][0], c.Corners[i].Y-drawn[j][1]))
-			}
-			best = math.Min(best, worst/spacing)
-		}
-	}
-	return best
 }
 
 // refusalKind shortens a refusal to its kind, for the tally.

@@ -1,13 +1,11 @@
 package vision
 
 import (
-	"math"
 	"testing"
-
-	"gocv.io/x/gocv"
 
 	"tengen/calib"
 	"tengen/demo"
+	"tengen/internal/rendertest"
 )
 
 // TestCheckGridKeepsASureGrid renders boards on which the finder's grid is right and sure
@@ -25,11 +23,7 @@ func TestCheckGridKeepsASureGrid(t *testing.T) {
 		{"13x13, scene 53", 14297634853820497425, demo.SampleOptions{Size: 13, W: 960, H: 720, HandChance: 0.3}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			s, err := demo.RenderSample(tc.seed, tc.opt)
-			if err != nil {
-				t.Fatal(err)
-			}
-			img, err := gocv.ImageToMatRGB(s.Image)
+			s, img, err := rendertest.Frame(tc.seed, tc.opt)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -41,30 +35,19 @@ func TestCheckGridKeepsASureGrid(t *testing.T) {
 			if found.Confidence < StillMinConfidence {
 				t.Fatalf("the finder's grid has confidence %.2f: the scene no longer tests a sure grid", found.Confidence)
 			}
-			if e := drawnCornerError(found, s.Corners); e > 0.5 {
+			if e := rendertest.SpacingsOff(found, s.Corners, false); e > 0.5 {
 				t.Fatalf("the finder's grid is %.2f spacings off: the scene no longer tests a right grid", e)
 			}
 			if c := CheckGrid(img, found, Params{}); c.Corners != found.Corners {
-				t.Errorf("CheckGrid moved a sure grid: now %.2f spacings off", drawnCornerError(c, s.Corners))
+				t.Errorf("CheckGrid moved a sure grid: now %.2f spacings off", rendertest.SpacingsOff(c, s.Corners, false))
 			}
 			c, err := FindBoard(img, 0, Params{})
 			if err != nil {
 				t.Fatal(err)
 			}
-			if e := drawnCornerError(c, s.Corners); e > 0.5 {
+			if e := rendertest.SpacingsOff(c, s.Corners, false); e > 0.5 {
 				t.Errorf("FindBoard's grid is %.2f spacings off", e)
 			}
 		})
 	}
-}
-
-// drawnCornerError is the distance of c's worst corner from the drawn corners (TL, TR, BR, BL as
-// seen), in grid spacings.
-func drawnCornerError(c calib.Calibration, drawn [4][2]float64) float64 {
-	spacing := math.Hypot(drawn[1][0]-drawn[0][0], drawn[1][1]-drawn[0][1]) / float64(c.Size-1)
-	worst := 0.0
-	for i, p := range c.Corners {
-		worst = math.Max(worst, math.Hypot(p.X-drawn[i][0], p.Y-drawn[i][1]))
-	}
-	return worst / spacing
 }

@@ -1,0 +1,55 @@
+// Package rendertest gives tests a rendered photo with its true corners as the board finder
+// sees it (a gocv Mat), and judges a found grid against those corners in grid spacings. The
+// board finder's own tests (package calib) cannot use it: it imports calib.
+package rendertest
+
+import (
+	"fmt"
+	"math"
+
+	"gocv.io/x/gocv"
+
+	"tengen/calib"
+	"tengen/demo"
+)
+
+// Frame renders demo.RenderSample(seed, opt) and returns the sample with its photo as a BGR
+// Mat, which the caller closes.
+func Frame(seed uint64, opt demo.SampleOptions) (demo.Sample, gocv.Mat, error) {
+	s, err := demo.RenderSample(seed, opt)
+	if err != nil {
+		return s, gocv.Mat{}, err
+	}
+	m, err := gocv.ImageToMatRGB(s.Image)
+	if err != nil {
+		return s, gocv.Mat{}, fmt.Errorf("rendertest: %w", err)
+	}
+	return s, m, nil
+}
+
+// SpacingsOff is the distance of the worst of found's corners from the drawn ones (top-left,
+// top-right, bottom-right, bottom-left as seen) of a grid of found's size, in grid spacings.
+// With anyTurn it takes the best of the eight ways a square grid's corners can be matched (a
+// found grid's top-left need not be the drawn one's after a quarter turn).
+func SpacingsOff(found calib.Calibration, drawn [4][2]float64, anyTurn bool) float64 {
+	spacing := math.Hypot(drawn[1][0]-drawn[0][0], drawn[1][1]-drawn[0][1]) / float64(found.Size-1)
+	turns, mirrors := 1, []bool{false}
+	if anyTurn {
+		turns, mirrors = 4, []bool{false, true}
+	}
+	best := math.Inf(1)
+	for turn := 0; turn < turns; turn++ {
+		for _, mirror := range mirrors {
+			worst := 0.0
+			for i, p := range found.Corners {
+				j := (i + turn) % 4
+				if mirror {
+					j = (4 - i + turn) % 4
+				}
+				worst = math.Max(worst, math.Hypot(p.X-drawn[j][0], p.Y-drawn[j][1]))
+			}
+			best = math.Min(best, worst/spacing)
+		}
+	}
+	return best
+}

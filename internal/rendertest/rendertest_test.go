@@ -1,0 +1,50 @@
+package rendertest
+
+import (
+	"math"
+	"testing"
+
+	"tengen/calib"
+	"tengen/demo"
+)
+
+// TestSpacingsOff checks the judge on a 19x19 grid of spacing 10: a corner moved by half a
+// spacing, a quarter turn (matched only with anyTurn) and a mirror image.
+func TestSpacingsOff(t *testing.T) {
+	drawn := [4][2]float64{{0, 0}, {180, 0}, {180, 180}, {0, 180}}
+	same := [4]calib.Point2{{X: 0, Y: 0}, {X: 180, Y: 0}, {X: 180, Y: 180}, {X: 0, Y: 180}}
+	moved := [4]calib.Point2{{X: 5, Y: 0}, {X: 180, Y: 0}, {X: 180, Y: 180}, {X: 0, Y: 180}}
+	turned := [4]calib.Point2{{X: 180, Y: 0}, {X: 180, Y: 180}, {X: 0, Y: 180}, {X: 0, Y: 0}}
+	mirrored := [4]calib.Point2{{X: 0, Y: 0}, {X: 0, Y: 180}, {X: 180, Y: 180}, {X: 180, Y: 0}}
+	for _, c := range []struct {
+		name    string
+		found   [4]calib.Point2
+		anyTurn bool
+		want    float64
+	}{
+		{"same", same, false, 0},
+		{"a corner half a spacing off", moved, false, 0.5},
+		{"turned, as given", turned, false, 18},
+		{"turned, any turn", turned, true, 0},
+		{"mirrored, any turn", mirrored, true, 0},
+	} {
+		if got := SpacingsOff(calib.Calibration{Size: 19, Corners: c.found}, drawn, c.anyTurn); math.Abs(got-c.want) > 1e-9 {
+			t.Errorf("%s: %.3f spacings off, want %.3f", c.name, got, c.want)
+		}
+	}
+}
+
+// TestFrame checks that the rendered photo arrives as a Mat of the asked size.
+func TestFrame(t *testing.T) {
+	s, m, err := Frame(1, demo.SampleOptions{Size: 9, W: 320, H: 240})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	if m.Cols() != 320 || m.Rows() != 240 || m.Channels() != 3 || s.Size != 9 {
+		t.Errorf("got a %dx%d Mat of %d channels for a %d board", m.Cols(), m.Rows(), m.Channels(), s.Size)
+	}
+	if _, _, err := Frame(1, demo.SampleOptions{Size: 1, W: 320, H: 240}); err == nil {
+		t.Error("a 1x1 board rendered without an error")
+	}
+}
