@@ -6,6 +6,7 @@ import (
 	"tengen/calib"
 	"tengen/demo"
 	"tengen/internal/rendertest"
+	"tengen/vision/observe"
 )
 
 // TestCheckGridKeepsASureGrid renders boards on which the finder's grid is right and sure
@@ -49,5 +50,50 @@ func TestCheckGridKeepsASureGrid(t *testing.T) {
 				t.Errorf("FindBoard's grid is %.2f spacings off", e)
 			}
 		})
+	}
+}
+
+// TestGridCheckReadsLightLines renders a 9x9 board with light lines on wood, blurred, which the
+// finder fits with its light-line filter at a confidence under 0.5 (scene 286 of `render-boards
+// -seed 123`). The grid check must count its lines in their own polarity: it read them as dark
+// lines and found none (0 of 81 points), refusing a right grid.
+func TestGridCheckReadsLightLines(t *testing.T) {
+	const position = `
+.........
+....X....
+..O...X..
+.O.XO....
+..X.X....
+.........
+......O..
+..X......
+......O..`
+	o, err := observe.ParseText(position)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stones := make([]demo.Stone, len(o.Stones))
+	for i, st := range o.Stones {
+		switch st {
+		case observe.Black:
+			stones[i] = demo.Black
+		case observe.White:
+			stones[i] = demo.White
+		}
+	}
+	s, img, err := rendertest.Frame(8570922363859726409, demo.SampleOptions{Size: 9, W: 1280, H: 720, Stones: stones, HandChance: 0.3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer img.Close()
+	c, err := FindBoard(img, 0, Params{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !c.LightLines || c.Confidence >= StillMinConfidence {
+		t.Errorf("found with light lines %v at confidence %.2f: the scene no longer tests the grid check of light lines", c.LightLines, c.Confidence)
+	}
+	if e := rendertest.SpacingsOff(c, s.Corners, false); c.Size != 9 || e > 0.5 {
+		t.Errorf("found a %dx%d grid %.2f spacings off", c.Size, c.Size, e)
 	}
 }

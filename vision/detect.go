@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"strings"
 	"time"
@@ -194,7 +195,7 @@ func CheckGrid(img gocv.Mat, cal calib.Calibration, p Params) calib.Calibration 
 		if err != nil {
 			continue
 		}
-		c.BlackSide, c.Confidence = cal.BlackSide, cal.Confidence
+		c.BlackSide, c.Confidence, c.LightLines = cal.BlackSide, cal.Confidence, cal.LightLines
 		if s := gridScore(img, c, p); s > bestScore+cal.Size/3 {
 			best, bestScore = c, s
 		}
@@ -218,22 +219,28 @@ func gridScoreEmpty(img gocv.Mat, cal calib.Calibration, p Params) (int, int) {
 	// which classifier reads the stones.
 	p.HandTuned = true
 	score, empty := -1, 0
-	if err := readOnce(img, cal, p, func(r *Reader, rd Reading) { score, empty = linedPoints(r, rd, cal.Size) }); err != nil {
+	if err := readOnce(img, cal, p, func(r *Reader, rd Reading) { score, empty = linedPoints(r, rd, cal.Size, cal.LightLines) }); err != nil {
 		return -1, 0
 	}
 	return score, empty
 }
 
-// linedPoints is gridScoreEmpty's count on a reading rd made by r of an n x n board.
-func linedPoints(r *Reader, rd Reading, n int) (int, int) {
+// linedPoints is gridScoreEmpty's count on a reading rd made by r of an n x n board, whose lines
+// are light on a darker board when light (the finder found them so): their contrast is negative.
+func linedPoints(r *Reader, rd Reading, n int, light bool) (int, int) {
 	lv := measureLevels(r.feats, r.params, &r.scratch)
+	sign := 1.0
+	if light {
+		sign = -1
+	}
+	typical := math.Max(0, sign*lv.line)
 	score, empty := 0, 0
 	for i, f := range r.feats {
 		if rd.Stones[i] != 0 {
 			continue
 		}
 		empty++
-		if f.InLine > 0.5*lv.line && f.InLine > 0.05 {
+		if in := sign * f.InLine; in > 0.5*typical && in > 0.05 {
 			score++
 		}
 	}
