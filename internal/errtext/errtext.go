@@ -13,7 +13,7 @@ var prefixes = []string{
 	"benchcpu", "brokerconf", "calib", "capture", "clock", "config", "dashboard", "demo", "doctor",
 	"engine", "errtext", "evalset", "framepipe", "gotha", "gpio", "gpiocdev", "gtp", "halltest", "homography",
 	"hoshi", "imagefile", "infer", "journal", "link", "locale", "localeenv", "mtrim", "observe",
-	"publish", "readertrain", "record", "referee", "replay", "saidscan", "sdnotify", "sgf",
+	"publish", "readertrain", "record", "referee", "rendertest", "replay", "saidscan", "sdnotify", "sgf",
 	"shapefont", "shareddata", "station", "stonenet", "systemd", "testenv", "ui", "vision", "wire",
 	"xwd",
 }
