@@ -484,10 +484,13 @@ func cornerErrorAnyTurn(got, gt Calibration) float64 {
 	return best
 }
 
-// refusalReason shortens a Find error to its kind.
+// refusalReason shortens a Find error (or vision.FindBoard's, whose grid check refuses a fit
+// that shows its lines at too few points) to its kind.
 func refusalReason(err error) string {
 	s := err.Error()
 	switch {
+	case strings.Contains(s, "shows its lines"):
+		return "gridcheck"
 	case strings.Contains(s, "not entirely in view"):
 		return "inview"
 	case strings.Contains(s, "no regular lattice"):

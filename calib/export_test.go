@@ -62,3 +62,6 @@ func (v AugVariant) Judge(c Calibration) (right bool, err float64) {
 	total := len(v.Stones)
 	return total < 5 || (float64(on) >= 0.8*float64(inside) && float64(inside) >= 0.6*float64(total)), math.NaN()
 }
+
+// RefusalReason is refusalReason for tests outside the package: a refusal shortened to its kind.
+func RefusalReason(err error) string { return refusalReason(err) }

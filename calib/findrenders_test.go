@@ -5,9 +5,9 @@ import (
 	"os"
 	"sort"
 	"strconv"
-	"strings"
 	"testing"
 
+	"tengen/calib"
 	"tengen/demo"
 	"tengen/internal/rendertest"
 	"tengen/vision"
@@ -52,7 +52,7 @@ func TestFindBoardRenders(t *testing.T) {
 		a.n++
 		name := fmt.Sprintf("scene %3d (%dx%d, %dx%d, tilt %2.0f)", i, size, size, fr[0], fr[1], s.Look.Tilt)
 		if err != nil {
-			refusals[refusalKind(err)]++
+			refusals[calib.RefusalReason(err)]++
 			t.Logf("%s refused: %v", name, err)
 			continue
 		}
@@ -85,21 +85,4 @@ func TestFindBoardRenders(t *testing.T) {
 			t.Errorf("found %d of 40 rendered boards (floor 34), %d wrong (at most 1)", found, wrong)
 		}
 	}
-}
-
-// refusalKind shortens a refusal to its kind, for the tally.
-func refusalKind(err error) string {
-	s := err.Error()
-	for _, k := range []struct{ text, kind string }{
-		{"shows its lines", "grid check"},
-		{"confidence", "low confidence"},
-		{"no regular lattice", "no lattice"},
-		{"not entirely in view", "not in view"},
-		{"too few straight", "too few lines"},
-	} {
-		if strings.Contains(s, k.text) {
-			return k.kind
-		}
-	}
-	return "other"
 }
