@@ -26,18 +26,32 @@ type AugVariant struct {
 func EachAugVariant(t *testing.T, stride, reps int, kinds string, fn func(AugVariant)) {
 	t.Helper()
 	eachVariant(t, augPhotos(t, stride), augKinds(), reps, "", kinds, func(p augPhoto, name string, k augKind, r int, f augFrame) {
-		v := AugVariant{Source: p.source, Photo: name, Kind: k.name, InView: k.inView, Img: f.img}
-		if p.labelled() {
-			gt, _ := augTruth(f, p)
-			v.Truth = &gt
-		}
-		for _, s := range p.stones {
-			if x, y, ok := f.h.applyPt(s.X, s.Y); ok && x >= 0 && y >= 0 && x < float64(f.img.Cols()) && y < float64(f.img.Rows()) {
-				v.Stones = append(v.Stones, Point2{x, y})
-			}
-		}
-		fn(v)
+		fn(augVariant(p, name, k, f))
 	})
+}
+
+// EachAugVariantOf is EachAugVariant (one variant of each kind) for the photos whose path
+// contains photo, of every photo in the evaluation, not only every stride-th.
+func EachAugVariantOf(t *testing.T, photo, kinds string, fn func(AugVariant)) {
+	t.Helper()
+	eachVariant(t, augPhotos(t, 1), augKinds(), 1, photo, kinds, func(p augPhoto, name string, k augKind, r int, f augFrame) {
+		fn(augVariant(p, name, k, f))
+	})
+}
+
+// augVariant describes the variant f (of kind k) of photo p for tests outside the package.
+func augVariant(p augPhoto, name string, k augKind, f augFrame) AugVariant {
+	v := AugVariant{Source: p.source, Photo: name, Kind: k.name, InView: k.inView, Img: f.img}
+	if p.labelled() {
+		gt, _ := augTruth(f, p)
+		v.Truth = &gt
+	}
+	for _, s := range p.stones {
+		if x, y, ok := f.h.applyPt(s.X, s.Y); ok && x >= 0 && y >= 0 && x < float64(f.img.Cols()) && y < float64(f.img.Rows()) {
+			v.Stones = append(v.Stones, Point2{x, y})
+		}
+	}
+	return v
 }
 
 // Judge says whether c is the variant's board: for a labelled one, 19x19 with every corner

@@ -57,11 +57,19 @@ func Find(img gocv.Mat, opts FindOptions) (Calibration, error) {
 			break
 		}
 	}
+	// Light lines: after no dark fit, or a weak one (on a board with light lines the dark wood
+	// between them can pass for a lattice of dark lines), which a light fit replaces only when
+	// clearly better: on a crowded board both may find the same grid, and a light-lined grid is
+	// checked further in its own polarity.
+	c3, err3 := findPolarity(img, opts, lineFilter{light: true}, stones)
+	if err3 != nil && !errors.Is(err3, ErrNoBoard) {
+		return c3, err3
+	}
+	if err3 == nil && (err != nil || c3.Confidence > c.Confidence+lightMargin) {
+		return c3, nil
+	}
 	if err == nil {
 		return c, nil
-	}
-	if c3, err3 := findPolarity(img, opts, lineFilter{light: true}, stones); err3 == nil || !errors.Is(err3, ErrNoBoard) {
-		return c3, err3
 	}
 	// Last, dark lines again with the line map's noise floor taken off: in a dim, noisy frame
 	// the filter's response to noise is most of a faint line's own, so every grid's lines seem
@@ -71,6 +79,10 @@ func Find(img gocv.Mat, opts FindOptions) (Calibration, error) {
 	}
 	return Calibration{}, err
 }
+
+// lightMargin is how much more confident than a weak dark-line fit a light-line fit must be to
+// replace it.
+const lightMargin = 0.1
 
 // findPolarity is Find with one line filter; stones keeps the stones' lattice between passes.
 func findPolarity(img gocv.Mat, opts FindOptions, f lineFilter, stones *stoneFinder) (Calibration, error) {

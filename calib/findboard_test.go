@@ -182,3 +182,26 @@ func TestFindBoardRoboflow(t *testing.T) {
 		t.Errorf("found %d of %d with %d wrong; want at least 27 found and at most 1 wrong", found, n, wrong)
 	}
 }
+
+// TestFindLightLinesOnDarkWood: a Roboflow photo of a board with light lines on dark wood
+// (cb14a2324108), in the set-B-like variants in which the dark-line passes find a weak lattice
+// of their own (the dark wood between the light lines, confidence 0.45) that the grid check then
+// refused. The light-line pass must be tried after such a weak fit too, and its grid kept: right
+// by the labelled stone boxes, and read as light-lined.
+func TestFindLightLinesOnDarkWood(t *testing.T) {
+	n := 0
+	calib.EachAugVariantOf(t, "cb14a2324108", "b-plain,b-turn,b-light", func(v calib.AugVariant) {
+		n++
+		c, err := vision.FindBoard(v.Img, 0, vision.Params{})
+		if err != nil {
+			t.Errorf("%s refused: %v", v.Kind, err)
+			return
+		}
+		if ok, _ := v.Judge(c); !ok || c.Size != 19 || !c.LightLines {
+			t.Errorf("%s: found a %dx%d grid (confidence %.2f, light lines %v), right by the stone boxes: %v", v.Kind, c.Size, c.Size, c.Confidence, c.LightLines, ok)
+		}
+	})
+	if n != 3 {
+		t.Fatalf("made %d variants of the light-lined photo, want 3", n)
+	}
+}
