@@ -31,9 +31,10 @@ const hardGameMoves = 250
 const (
 	maxWrongHardMoves = 0
 	minRightHardMoves = 20
-	// minRightOneByOne is TestHardLightMovesOneByOne's floor, just under what the learned reader
-	// measured (237 right, 0 wrong, 13 refused).
-	minRightOneByOne = 230
+	// minRightOneByOne is TestHardLightMovesOneByOne's floor, under what the committed reader
+	// measured (2026-11-26: 249 right, 0 wrong, 1 refused; a retraining that recorded 195 was not
+	// committed).
+	minRightOneByOne = 240
 )
 
 // hardLightGame returns the first n moves of a real 19x19 game with many captures (AlphaGo 2.0
