@@ -39,7 +39,8 @@ func Find(img gocv.Mat, opts FindOptions) (Calibration, error) {
 	// Almost every board has dark lines on a lighter surface; electronic and some painted
 	// boards have light lines on a dark one. Try the common case first, then (for a weak or
 	// missing fit) a wider line filter, which sees the lines of a blurred frame, then the same
-	// on a smoothed frame (a blurred frame is often a noisy one too), and last light lines.
+	// on a smoothed frame (a blurred frame is often a noisy one too), then light lines, and last
+	// dark lines with the noise floor taken off.
 	stones := &stoneFinder{} // the passes share one grey work image, so one search for stones
 	c, err := findPolarity(img, opts, lineFilter{}, stones)
 	if (err == nil && c.Confidence >= DefaultMinConfidence) || (err != nil && !errors.Is(err, ErrNoBoard)) {
@@ -57,10 +58,10 @@ func Find(img gocv.Mat, opts FindOptions) (Calibration, error) {
 			break
 		}
 	}
-	// Light lines: after no dark fit, or a weak one (on a board with light lines the dark wood
-	// between them can pass for a lattice of dark lines), which a light fit replaces only when
-	// clearly better: on a crowded board both may find the same grid, and a light-lined grid is
-	// checked further in its own polarity.
+	// Light lines, whenever the first dark pass was not sure: on a board with light lines the
+	// dark wood between them can pass for a lattice of dark lines. A light fit replaces a dark
+	// one only when clearly better: on a crowded board both may find the same grid, and a
+	// light-lined grid is checked further in its own polarity.
 	c3, err3 := findPolarity(img, opts, lineFilter{light: true}, stones)
 	if err3 != nil && !errors.Is(err3, ErrNoBoard) {
 		return c3, err3
