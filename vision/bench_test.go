@@ -39,10 +39,16 @@ func benchFrame(b *testing.B) (gocv.Mat, calib.Calibration) {
 
 // BenchmarkRead measures steady-state reading of one 1920x1080 frame with a known calibration
 // (warp, features, classification). Run with -cpu 1 (and taskset -c 0 to pin OpenCV's threads).
-func BenchmarkRead(b *testing.B) {
+func BenchmarkRead(b *testing.B) { benchmarkRead(b, Params{}) }
+
+// BenchmarkReadPointsAlone is BenchmarkRead without weighing unsure points against the frame's
+// sure ones (Params.PointsAlone): what that weighing costs.
+func BenchmarkReadPointsAlone(b *testing.B) { benchmarkRead(b, Params{PointsAlone: true}) }
+
+func benchmarkRead(b *testing.B, p Params) {
 	frame, cal := benchFrame(b)
 	defer frame.Close()
-	r, err := NewReader(cal, Params{})
+	r, err := NewReader(cal, p)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -25,6 +25,9 @@ type Params struct {
 	// HandTuned reads with the hand-set thresholds of classify instead of the learned reader
 	// (kept to compare the two).
 	HandTuned bool
+	// PointsAlone reads each point by the learned reader alone, without weighing the points it is
+	// unsure of against the frame's sure ones (adapt.go): kept to measure what that adds.
+	PointsAlone bool
 }
 
 func (p Params) withDefaults() Params {

@@ -41,6 +41,7 @@ type Reader struct {
 	probs   []observe.Probs
 	odd     []observe.Stone // the hand-made obscured test's verdicts (scratch)
 	oddConf []float32
+	adapter frameAdapter // weighs unsure points against the frame's sure ones
 }
 
 // NewReader prepares a Reader for frames matching cal.
@@ -253,6 +254,11 @@ func (r *Reader) classifyNet(pix []byte) {
 	for i := range r.stones {
 		p := r.net.Forward(r.inputs[i*netInputs:(i+1)*netInputs], &r.netBuf)
 		r.probs[i] = observe.Probs{p[0], p[1], p[2], 0}
+	}
+	if hm, ok := r.net.(hiddenModel); ok && !r.params.PointsAlone {
+		r.adapter.adapt(hm, r.inputs, r.probs, &r.netBuf)
+	}
+	for i := range r.stones {
 		best := r.probs[i].Likeliest()
 		r.stones[i], r.conf[i] = best, r.probs[i][best]
 	}

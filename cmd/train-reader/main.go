@@ -40,6 +40,7 @@ func run(args []string) error {
 	dump := fs.String("dump", "", "with -loso: draw every held-out photo read with a mistake into this directory")
 	members := fs.Int("members", def.Members, "networks in the committee, each from its own seed")
 	sure := fs.Float64("sure", float64(def.Sure), "the committee's first member reads alone a point it is this sure of (0: every member reads every point)")
+	foldWeights := fs.String("foldweights", "", "with -loso: write each fold's reader to this directory as SOURCE.weights")
 	hold := fs.String("hold", "", "with -loso: hold out only these sources (comma-separated), for quicker experiments")
 	cache := fs.String("cache", "", "a file keeping the boards found in box-labelled photos between runs (made if missing): finding them takes minutes")
 	if err := fs.Parse(args); err != nil {
@@ -48,6 +49,7 @@ func run(args []string) error {
 	opt := def
 	opt.Variants, opt.Seed, opt.Train.Epochs, opt.Train.Seed, opt.Dump, opt.Members = *variants, *seed, *epochs, *seed, *dump, *members
 	opt.Sure = float32(*sure)
+	opt.FoldWeights = *foldWeights
 	opt.Train.Hidden = nil
 	if *hold != "" {
 		opt.HoldOut = strings.Split(*hold, ",")
@@ -115,12 +117,12 @@ func run(args []string) error {
 			return err
 		}
 		fmt.Println()
-		fmt.Println("| held-out source | photos | learned reader: points right | boards exact | hand-tuned reader: points right | boards exact |")
-		fmt.Println("|---|---|---|---|---|---|")
+		fmt.Println("| held-out source | photos | learned reader: points right | boards exact | each point alone: points right | boards exact | hand-tuned reader: points right | boards exact |")
+		fmt.Println("|---|---|---|---|---|---|---|---|")
 		for _, f := range folds {
-			l, h := f.Learned, f.HandTuned
-			fmt.Printf("| %s | %d | %.2f%% (%d of %d wrong) | %d of %d | %.2f%% (%d wrong) | %d of %d |\n", l.Source, l.Boards,
-				100*l.Accuracy(), l.Wrong, l.Points, l.Exact, l.Boards, 100*h.Accuracy(), h.Wrong, h.Exact, h.Boards)
+			l, a, h := f.Learned, f.Alone, f.HandTuned
+			fmt.Printf("| %s | %d | %.2f%% (%d of %d wrong) | %d of %d | %.2f%% (%d wrong) | %d of %d | %.2f%% (%d wrong) | %d of %d |\n", l.Source, l.Boards,
+				100*l.Accuracy(), l.Wrong, l.Points, l.Exact, l.Boards, 100*a.Accuracy(), a.Wrong, a.Exact, a.Boards, 100*h.Accuracy(), h.Wrong, h.Exact, h.Boards)
 		}
 	}
 	if *out != "" {

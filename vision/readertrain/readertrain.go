@@ -279,6 +279,9 @@ type Options struct {
 	Train    stonenet.TrainOptions
 	// Dump, when set, is a directory where each held-out photo read with a mistake is drawn.
 	Dump string
+	// FoldWeights, when set, is a directory where each leave-one-source-out fold's reader is
+	// written as SOURCE.weights, to study a held-out source's readings without retraining.
+	FoldWeights string
 	// HoldOut, when not empty, limits a leave-one-source-out evaluation to these sources (for
 	// quicker experiments); every other source is still trained on.
 	HoldOut []string
@@ -428,9 +431,10 @@ func Evaluate(source string, photos []*Photo, params vision.Params, dump string)
 }
 
 // Fold is one row of the leave-one-source-out table: a source, the learned reader trained
-// without it, and the hand-tuned reader, both scored on it.
+// without it (as the kiosk reads, and reading each point alone, without weighing the unsure ones
+// against the frame's sure ones), and the hand-tuned reader, all scored on it.
 type Fold struct {
-	Learned, HandTuned Result
+	Learned, Alone, HandTuned Result
 }
 
 // BySource groups photos by their source.
@@ -461,7 +465,20 @@ func LeaveOneSourceOut(pool *Pool, photos []*Photo, opt Options, log func(string
 		if err != nil {
 			return nil, err
 		}
+		if opt.FoldWeights != "" {
+			raw, err := net.MarshalBinary()
+			if err != nil {
+				return nil, err
+			}
+			if err := os.WriteFile(filepath.Join(opt.FoldWeights, src+".weights"), raw, 0o644); err != nil {
+				return nil, fmt.Errorf("readertrain: %w", err)
+			}
+		}
 		l, err := Evaluate(src, test, vision.Params{Net: net}, opt.Dump)
+		if err != nil {
+			return nil, err
+		}
+		a, err := Evaluate(src, test, vision.Params{Net: net, PointsAlone: true}, "")
 		if err != nil {
 			return nil, err
 		}
@@ -470,12 +487,12 @@ func LeaveOneSourceOut(pool *Pool, photos []*Photo, opt Options, log func(string
 			return nil, err
 		}
 		if log != nil {
-			log(fmt.Sprintf("held out %s: learned %s | hand-tuned %.3f%%, %d exact (T=%.2f)", src, l, 100*h.Accuracy(), h.Exact, net.Members[0].Temp))
+			log(fmt.Sprintf("held out %s: learned %s | points alone %d wrong, %d exact | hand-tuned %.3f%%, %d exact (T=%.2f)", src, l, a.Wrong, a.Exact, 100*h.Accuracy(), h.Exact, net.Members[0].Temp))
 			for _, w := range l.Worst {
 				log("    " + w)
 			}
 		}
-		folds = append(folds, Fold{Learned: l, HandTuned: h})
+		folds = append(folds, Fold{Learned: l, Alone: a, HandTuned: h})
 	}
 	return folds, nil
 }

@@ -122,3 +122,11 @@ func (c *Committee) UnmarshalBinary(data []byte) error {
 	c.Members, c.Sure = members, sure
 	return nil
 }
+
+// AppendHidden appends every member's last hidden activations for x to out.
+func (c *Committee) AppendHidden(out, x []float32, buf *Buffers) []float32 {
+	for _, m := range c.Members {
+		out = m.AppendHidden(out, x, buf)
+	}
+	return out
+}

@@ -83,7 +83,11 @@ func (n *Net) Forward(x []float32, buf *Buffers) [Classes]float32 {
 }
 
 // logits runs the layers on standardized x and returns the output layer's values (in buf).
-func (n *Net) logits(x []float32, buf *Buffers) []float32 {
+func (n *Net) logits(x []float32, buf *Buffers) []float32 { return n.run(x, buf, len(n.Layers)) }
+
+// run runs the first layers of the network on standardized x and returns the last one's values
+// (in buf): after a hidden layer, its activations (ReLU); after the output layer, the logits.
+func (n *Net) run(x []float32, buf *Buffers, layers int) []float32 {
 	width := len(x)
 	for _, l := range n.Layers {
 		width = max(width, l.Out)
@@ -97,7 +101,7 @@ func (n *Net) logits(x []float32, buf *Buffers) []float32 {
 		cur[i] = (v - n.Mean[i]) / n.Std[i]
 	}
 	next := buf.b
-	for li, l := range n.Layers {
+	for li, l := range n.Layers[:layers] {
 		out := next[:l.Out]
 		dense(l, cur, out)
 		if li < len(n.Layers)-1 {
@@ -275,4 +279,13 @@ func (n *Net) flat() []float32 {
 		v = append(append(v, l.W...), l.B...)
 	}
 	return v
+}
+
+// AppendHidden appends the last hidden layer's activations for x to out: what the network has
+// made of a point just before it weighs the readings.
+func (n *Net) AppendHidden(out, x []float32, buf *Buffers) []float32 {
+	if len(n.Layers) < 2 {
+		return out
+	}
+	return append(out, n.run(x, buf, len(n.Layers)-1)...)
 }

@@ -155,3 +155,46 @@ func FuzzUnmarshal(f *testing.F) {
 		}
 	})
 }
+
+// TestAppendHiddenFeedsTheOutput checks that AppendHidden gives what the output layer reads: the
+// output layer applied to it by hand gives Forward's probabilities; a committee appends each
+// member's in turn.
+func TestAppendHiddenFeedsTheOutput(t *testing.T) {
+	net, err := Train(clusters(500, 6, 4), TrainOptions{Hidden: []int{7, 5}, Epochs: 2, Batch: 16, LR: 0.01, Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	net.Temp = 1.3
+	var buf Buffers
+	for _, x := range [][]float32{{0.3, -1, 2, 0.5, 0, 1}, {-2, 0.1, 0, 3, -0.5, 0.2}} {
+		h := net.AppendHidden([]float32{42}, x, &buf)
+		if len(h) != 1+5 || h[0] != 42 {
+			t.Fatalf("AppendHidden gave %d values (first %v), want 42 and then 5 activations", len(h), h[0])
+		}
+		for _, v := range h[1:] {
+			if v < 0 {
+				t.Errorf("activation %v below zero after the ReLU", v)
+			}
+		}
+		out := net.Layers[len(net.Layers)-1]
+		logits := make([]float32, Classes)
+		for o := range logits {
+			logits[o] = out.B[o]
+			for i, v := range h[1:] {
+				logits[o] += out.W[o*out.In+i] * v
+			}
+		}
+		want := net.Forward(x, &buf)
+		got := softmax(logits, net.Temp)
+		for k := range got {
+			if math.Abs(float64(got[k]-want[k])) > 1e-5 {
+				t.Errorf("x %v: output layer on the hidden activations gives %v, Forward %v", x, got, want)
+				break
+			}
+		}
+		c := Committee{Members: []*Net{net, net}}
+		if all := c.AppendHidden(nil, x, &buf); len(all) != 10 || all[0] != h[1] || all[5] != h[1] {
+			t.Errorf("committee of two appended %v, want the member's 5 activations twice", all)
+		}
+	}
+}

@@ -1,0 +1,115 @@
+package vision
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"tengen/vision/observe"
+	"tengen/vision/stonenet"
+)
+
+// twoDims is a hiddenModel whose "hidden activations" are a point's first two inputs, so a test
+// can place points where it likes in the space the frame is weighed in.
+type twoDims struct{}
+
+func (twoDims) AppendHidden(out, x []float32, _ *stonenet.Buffers) []float32 {
+	return append(out, x[0], x[1])
+}
+
+// adaptFrame builds a 19x19 frame: the sure points of each reading scattered around a centre
+// (empty at (0,0), black at (4,0), white at (0,4)) and read at 0.995, and the test's own points
+// after them.
+func adaptFrame(extra []struct {
+	at [2]float32
+	p  observe.Probs
+}) ([]float32, []observe.Probs) {
+	const n = 361
+	rng := rand.New(rand.NewPCG(1, 2))
+	inputs := make([]float32, n*netInputs)
+	probs := make([]observe.Probs, n)
+	centres := [3][2]float32{{0, 0}, {4, 0}, {0, 4}}
+	for i := 0; i < n-len(extra); i++ {
+		k := i % 3
+		inputs[i*netInputs] = centres[k][0] + float32(rng.NormFloat64()*0.5)
+		inputs[i*netInputs+1] = centres[k][1] + float32(rng.NormFloat64()*0.5)
+		probs[i] = observe.Probs{0.0025, 0.0025, 0.0025, 0}
+		probs[i][k] = 0.995
+	}
+	for j, e := range extra {
+		i := n - len(extra) + j
+		inputs[i*netInputs], inputs[i*netInputs+1] = e.at[0], e.at[1]
+		probs[i] = e.p
+	}
+	return inputs, probs
+}
+
+// TestAdaptToFrame checks the weighing of unsure points against the frame's sure ones: a point
+// the network is torn on goes the way the frame's look says, one far from every look is barely
+// moved, and sure points are never touched.
+func TestAdaptToFrame(t *testing.T) {
+	type point = struct {
+		at [2]float32
+		p  observe.Probs
+	}
+	for _, tc := range []struct {
+		name string
+		pt   point
+		want observe.Stone
+		// least and most probability of want after the weighing
+		lo, hi float32
+	}{
+		{"torn, looks like the frame's white stones", point{[2]float32{0.1, 3.9}, observe.Probs{0.55, 0.05, 0.40, 0}}, observe.White, 0.85, 0.96},
+		{"torn, looks like the frame's empty points", point{[2]float32{0.2, 0.1}, observe.Probs{0.40, 0.05, 0.55, 0}}, observe.Empty, 0.85, 0.96},
+		{"fairly sure, looks like its reading", point{[2]float32{4.1, 0.2}, observe.Probs{0.02, 0.95, 0.03, 0}}, observe.Black, 0.96, 0.99},
+		// A black stone with a glare spot: far from every look, a little nearer the white ones.
+		{"far from every look", point{[2]float32{12, 9}, observe.Probs{0.05, 0.88, 0.07, 0}}, observe.Black, 0.70, 0.95},
+		{"sure: left alone", point{[2]float32{0, 4}, observe.Probs{0.995, 0.003, 0.002, 0}}, observe.Empty, 0.995, 0.995},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			inputs, probs := adaptFrame([]struct {
+				at [2]float32
+				p  observe.Probs
+			}{tc.pt})
+			before := append([]observe.Probs(nil), probs...)
+			var fa frameAdapter
+			var buf stonenet.Buffers
+			fa.adapt(twoDims{}, inputs, probs, &buf)
+			got := probs[len(probs)-1]
+			if got.Likeliest() != tc.want || got[tc.want] < tc.lo || got[tc.want] > tc.hi {
+				t.Errorf("%v -> %v: want %v at %.3f to %.3f", tc.pt.p, got, tc.want, tc.lo, tc.hi)
+			}
+			sum := got[0] + got[1] + got[2] + got[3]
+			if sum < 0.999 || sum > 1.001 {
+				t.Errorf("probabilities sum to %.4f", sum)
+			}
+			for i := 0; i < len(probs)-1; i++ {
+				if probs[i] != before[i] {
+					t.Fatalf("sure point %d changed: %v -> %v", i, before[i], probs[i])
+				}
+			}
+		})
+	}
+}
+
+// TestAdaptToFrameNeedsExamples checks that a reading the frame shows too few sure examples of is
+// not weighed: with no sure white stone, a point torn between empty and white keeps the
+// network's probabilities.
+func TestAdaptToFrameNeedsExamples(t *testing.T) {
+	const n = 361
+	inputs := make([]float32, n*netInputs)
+	probs := make([]observe.Probs, n)
+	for i := range probs {
+		k := i % 2 // empty and black only
+		inputs[i*netInputs] = float32(4 * k)
+		probs[i] = observe.Probs{0.003, 0.003, 0.004, 0}
+		probs[i][k] = 0.99
+	}
+	torn := observe.Probs{0.55, 0.05, 0.40, 0}
+	probs[n-1] = torn
+	inputs[(n-1)*netInputs+1] = 4
+	var fa frameAdapter
+	fa.adapt(twoDims{}, inputs, probs, &stonenet.Buffers{})
+	if probs[n-1] != torn {
+		t.Errorf("with no white example: %v -> %v, want it unchanged", torn, probs[n-1])
+	}
+}
