@@ -18,20 +18,19 @@ import (
 
 // looFloors are the least per-point accuracy the learned reader must reach on each source when
 // trained without it (with the test's smaller training budget: fewer augmented copies and epochs
-// than `scripts/train-reader`, whose figures the README shows). They sit just under what was
-// measured (single network: imago 100/99.95/99.98%, gomrade 99.72%, Roboflow 98.03%, 60 renders
-// 99.31%; the committee of three: 100/100/99.98%, gomrade 99.63%, Roboflow 98.22%, renders
-// 99.40%), so a change that makes the reader generalize worse fails here. Gomrade's floor is
-// lower: its figure moves with the training photos (99.35% once the finder found three more
-// Roboflow boards, whose edge rows teach the top edge differently; 6 to 13 wrong between seeds at
-// the full budget).
+// than `scripts/train-reader`, whose figures the README shows). They sit under what was measured
+// (2026-11-26, the committee with the frame's weighing, 200 Roboflow photos: imago 100/100/99.98%,
+// gomrade 99.74%, Roboflow 98.95%, 60 renders 99.40%; each point alone: gomrade 99.79%, Roboflow
+// 98.39%, renders 99.25%), so a change that makes the reader generalize worse fails here.
+// Gomrade's floor is lower: its figure moves with the training photos and the seed (6 to 13
+// wrong between seeds at the full budget).
 var looFloors = map[string]float64{
 	evalset.ImagoT1:  0.999,
 	evalset.ImagoT2:  0.998,
 	evalset.ImagoT3:  0.998,
 	evalset.Gomrade:  0.992,
-	evalset.Roboflow: 0.975,
-	evalset.Renders:  0.985,
+	evalset.Roboflow: 0.985,
+	evalset.Renders:  0.99,
 }
 
 // TestLeaveOneSourceOut trains the learned reader without each source in turn and reads that
