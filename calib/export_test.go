@@ -18,6 +18,12 @@ type AugVariant struct {
 	Truth *Calibration
 	// Stones are a Roboflow photo's labelled stone centres in the frame's pixels.
 	Stones []Point2
+	// Path is the photo's file, to find its labels.
+	Path string
+	// LabelCorners are a labelled photo's corner intersections in the order its labels read the
+	// board (row 0 the top of the photo), carried into the frame: a calibration from them reads
+	// the frame's points in the labels' order, whatever the variant's turn.
+	LabelCorners [4]Point2
 }
 
 // EachAugVariant makes reps variants of each kind (only the kinds listed in kinds,
@@ -41,8 +47,12 @@ func EachAugVariantOf(t *testing.T, photo, kinds string, fn func(AugVariant)) {
 
 // augVariant describes the variant f (of kind k) of photo p for tests outside the package.
 func augVariant(p augPhoto, name string, k augKind, f augFrame) AugVariant {
-	v := AugVariant{Source: p.source, Photo: name, Kind: k.name, InView: k.inView, Img: f.img}
+	v := AugVariant{Source: p.source, Photo: name, Kind: k.name, InView: k.inView, Img: f.img, Path: p.path}
 	if p.labelled() {
+		for i, q := range p.corners {
+			x, y, _ := f.h.applyPt(q.X, q.Y)
+			v.LabelCorners[i] = Point2{x, y}
+		}
 		gt, _ := augTruth(f, p)
 		v.Truth = &gt
 	}
