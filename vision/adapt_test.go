@@ -113,3 +113,52 @@ func TestAdaptToFrameNeedsExamples(t *testing.T) {
 		t.Errorf("with no white example: %v -> %v, want it unchanged", torn, probs[n-1])
 	}
 }
+
+// TestAdaptToFrameStaysProbabilities weighs random frames (points anywhere, any mix of sure and
+// unsure readings, some far out, some all alike) and checks that every point's probabilities
+// stay finite, between 0 and 1, and sum to what they summed to.
+func TestAdaptToFrameStaysProbabilities(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 7))
+	var fa frameAdapter // reused across frames, as a Reader does
+	var buf stonenet.Buffers
+	for frame := 0; frame < 200; frame++ {
+		n := []int{81, 169, 361}[frame%3]
+		inputs := make([]float32, n*netInputs)
+		probs := make([]observe.Probs, n)
+		spread := []float64{0, 1e-3, 1, 1e4}[rng.IntN(4)]
+		for i := range probs {
+			inputs[i*netInputs] = float32(rng.NormFloat64() * spread)
+			inputs[i*netInputs+1] = float32(rng.NormFloat64() * spread)
+			var p observe.Probs
+			sum := float32(0)
+			for k := 0; k < 3; k++ {
+				p[k] = float32(rng.ExpFloat64())
+				if rng.IntN(3) == 0 {
+					p[k] *= 1e4 // most points sure of something
+				}
+				sum += p[k]
+			}
+			for k := 0; k < 3; k++ {
+				p[k] /= sum
+			}
+			if rng.IntN(20) == 0 {
+				p = obscuredProbs()
+			}
+			probs[i] = p
+		}
+		before := append([]observe.Probs(nil), probs...)
+		fa.adapt(twoDims{}, inputs, probs, &buf)
+		for i, p := range probs {
+			var was, is float32
+			for k := range p {
+				if !(p[k] >= 0 && p[k] <= 1) {
+					t.Fatalf("frame %d point %d: %v -> %v", frame, i, before[i], p)
+				}
+				was, is = was+before[i][k], is+p[k]
+			}
+			if d := was - is; d > 1e-4 || d < -1e-4 {
+				t.Fatalf("frame %d point %d: %v (sum %v) -> %v (sum %v)", frame, i, before[i], was, p, is)
+			}
+		}
+	}
+}
