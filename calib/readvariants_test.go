@@ -19,8 +19,8 @@ import (
 // reader where the sealed sets would test it, each point read alone and with the frame's
 // weighing. By default it reads three kinds with the committed reader, which was trained on these
 // photos (in-sample), and fails when fewer than 99.8% of points are read right (measured
-// 2026-11-26: 99.87-99.99%; in-sample the weighing neither helps nor hurts: b-light 30 points
-// wrong alone, 32 weighed, b-turn 5 and 3, a-tilt 11 and 11). With CALIB_READ_FOLDS=DIR (the fold readers
+// 2026-11-26: 99.88-99.99%; in-sample the weighing helps a little or not at all: b-light 30
+// points wrong alone, 30 weighed, b-turn 5 and 2, a-tilt 11 and 9). With CALIB_READ_FOLDS=DIR (the fold readers
 // of `train-reader -loso -foldweights DIR`) each photo is read by the reader trained without its
 // source, the honest figure (README); CALIB_READ_KINDS picks the kinds.
 func TestReadVariants(t *testing.T) {

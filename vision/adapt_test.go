@@ -16,6 +16,10 @@ func (twoDims) AppendHidden(out, x []float32, _ *stonenet.Buffers) []float32 {
 	return append(out, x[0], x[1])
 }
 
+func (twoDims) ForwardHidden(hidden, x []float32, _ *stonenet.Buffers) ([stonenet.Classes]float32, []float32, bool) {
+	return [stonenet.Classes]float32{1, 0, 0}, append(hidden, x[0], x[1]), true
+}
+
 // adaptFrame builds a 19x19 frame: the sure points of each reading scattered around a centre
 // (empty at (0,0), black at (4,0), white at (0,4)) and read at 0.995, and the test's own points
 // after them.
@@ -162,3 +166,90 @@ func TestAdaptToFrameStaysProbabilities(t *testing.T) {
 		}
 	}
 }
+
+// TestAdaptToFrameLooksNearby checks that a point is weighed by the looks of the points near it:
+// under a lamp on the right half of the board every point looks brighter, so that the right's
+// empty points look like the left's white stones. A point torn between empty and white that
+// looks like both of those is read empty on the right and white on the left.
+func TestAdaptToFrameLooksNearby(t *testing.T) {
+	const side = 19
+	looks := [2][3][2]float32{
+		{{0, 0}, {4, 0}, {2, 2}}, // left: empty, black, white
+		{{2, 2}, {4, 1}, {4, 4}}, // right, under the lamp
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	inputs := make([]float32, side*side*netInputs)
+	probs := make([]observe.Probs, side*side)
+	for i := range probs {
+		half := 0
+		if i%side >= side/2 {
+			half = 1
+		}
+		k := rng.IntN(3)
+		inputs[i*netInputs] = looks[half][k][0] + float32(rng.NormFloat64()*0.3)
+		inputs[i*netInputs+1] = looks[half][k][1] + float32(rng.NormFloat64()*0.3)
+		probs[i] = observe.Probs{0.0025, 0.0025, 0.0025, 0}
+		probs[i][k] = 0.995
+	}
+	torn := observe.Probs{0.45, 0.05, 0.50, 0}
+	left, right := 9*side+3, 9*side+15
+	for _, i := range []int{left, right} {
+		inputs[i*netInputs], inputs[i*netInputs+1] = 2, 2
+		probs[i] = torn
+	}
+	var fa frameAdapter
+	fa.adapt(twoDims{}, inputs, probs, &stonenet.Buffers{})
+	if p := probs[left]; p.Likeliest() != observe.White || p[observe.White] < 0.8 {
+		t.Errorf("left of the board, where white stones look so: %v -> %v, want white at 0.8 or more", torn, p)
+	}
+	if p := probs[right]; p.Likeliest() != observe.Empty || p[observe.Empty] < 0.8 {
+		t.Errorf("right of the board, under the lamp, where empty points look so: %v -> %v, want empty at 0.8 or more", torn, p)
+	}
+}
+
+// TestAdaptToFrameBoundsUnsureSay checks the bound on the weighed points' say in a reading's
+// look: on a board of sure empty points and eight sure white stones at (4, 4), 150 points alike at
+// (2.5, 2.5) that the network gives 0.45 empty and 0.52 white may pull the frame's white look
+// toward them, but count for at most twice the sure white stones (adaptShare), so the look stays
+// at least a third of the way from them to the sure stones: at 3 or more in each dimension.
+func TestAdaptToFrameBoundsUnsureSay(t *testing.T) {
+	const side = 19
+	rng := rand.New(rand.NewPCG(5, 6))
+	inputs := make([]float32, side*side*netInputs)
+	probs := make([]observe.Probs, side*side)
+	torn := map[int]bool{}
+	for len(torn) < 150 {
+		torn[rng.IntN(side*side)] = true
+	}
+	whites := 0
+	for i := range probs {
+		var at [2]float32
+		switch {
+		case torn[i]:
+			at = [2]float32{2.5, 2.5}
+			probs[i] = observe.Probs{0.45, 0.03, 0.52, 0}
+		case whites < 8 && i%5 == 0:
+			whites++
+			at = [2]float32{4, 4}
+			probs[i] = observe.Probs{0.003, 0.002, 0.995, 0}
+		default:
+			probs[i] = observe.Probs{0.995, 0.003, 0.002, 0}
+		}
+		inputs[i*netInputs] = at[0] + float32(rng.NormFloat64()*0.05)
+		inputs[i*netInputs+1] = at[1] + float32(rng.NormFloat64()*0.05)
+	}
+	var fa frameAdapter
+	fa.adapt(twoDims{}, inputs, probs, &stonenet.Buffers{})
+	want := 4 - (4-2.5)*adaptShare/(1+adaptShare) - 0.05
+	for j, v := range fa.mean[observe.White] {
+		if v < want || v > 3.9 {
+			t.Errorf("the frame's white look in dimension %d is %.2f: want it pulled from 4 toward the weighed points at 2.5, to no less than %.2f", j, v, want)
+		}
+	}
+}
+
+// Both kinds of the learned reader weigh the frame's unsure points.
+var (
+	_ hiddenModel = (*stonenet.Net)(nil)
+	_ hiddenModel = (*stonenet.Committee)(nil)
+)

@@ -8,7 +8,9 @@ import (
 	"gocv.io/x/gocv"
 
 	"tengen/calib"
+	"tengen/demo"
 	"tengen/internal/benchcpu"
+	"tengen/internal/rendertest"
 	"tengen/internal/shareddata"
 )
 
@@ -45,9 +47,79 @@ func BenchmarkRead(b *testing.B) { benchmarkRead(b, Params{}) }
 // sure ones (Params.PointsAlone): what that weighing costs.
 func BenchmarkReadPointsAlone(b *testing.B) { benchmarkRead(b, Params{PointsAlone: true}) }
 
+// BenchmarkReadHardLight is BenchmarkRead on a frame the network is unsure of at about half its
+// points (a rendered 19x19 board under hard light and glare, see hardLightFrame): what the
+// weighing of unsure points against the frame costs at its worst.
+func BenchmarkReadHardLight(b *testing.B) {
+	frame, cal := hardLightFrame(b)
+	defer frame.Close()
+	benchmarkReadFrame(b, frame, cal, Params{})
+}
+
+// BenchmarkReadHardLightPointsAlone is BenchmarkReadHardLight without the weighing.
+func BenchmarkReadHardLightPointsAlone(b *testing.B) {
+	frame, cal := hardLightFrame(b)
+	defer frame.Close()
+	benchmarkReadFrame(b, frame, cal, Params{PointsAlone: true})
+}
+
+// hardLightSeed draws a 1920x1080 19x19 scene under hard light (demo.HardLook) that the
+// committed network reads with less than 0.99 at 186 of its 361 points: of seeds 1 to 40, the
+// one with the most such points.
+const hardLightSeed = 16
+
+// hardLightFrame renders the hard-light benchmark frame and its calibration from the drawn corners.
+func hardLightFrame(tb testing.TB) (gocv.Mat, calib.Calibration) {
+	tb.Helper()
+	s, frame, err := rendertest.Frame(hardLightSeed, demo.SampleOptions{Size: 19, W: 1920, H: 1080, Hard: true})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var q [4]calib.Point2
+	for i, c := range s.Corners {
+		q[i] = calib.Point2{X: c[0], Y: c[1]}
+	}
+	cal, err := calib.FromCorners(1920, 1080, 19, q)
+	if err != nil {
+		frame.Close()
+		tb.Fatal(err)
+	}
+	return frame, cal
+}
+
+// TestHardLightFrameIsUnsure checks that the hard-light benchmark's frame still has the network
+// unsure at most of the 186 points it measured there, so that the benchmark weighs what it says.
+func TestHardLightFrameIsUnsure(t *testing.T) {
+	frame, cal := hardLightFrame(t)
+	defer frame.Close()
+	r, err := NewReader(cal, Params{PointsAlone: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	rd, err := r.Read(frame)
+	if err != nil {
+		t.Fatal(err)
+	}
+	unsure := 0
+	for _, p := range rd.Probs {
+		if p[p.Likeliest()] < adaptUnsure {
+			unsure++
+		}
+	}
+	if unsure < 150 {
+		t.Errorf("the network is unsure of %d points of the hard-light frame; the benchmark wants at least 150", unsure)
+	}
+}
+
 func benchmarkRead(b *testing.B, p Params) {
 	frame, cal := benchFrame(b)
 	defer frame.Close()
+	benchmarkReadFrame(b, frame, cal, p)
+}
+
+// benchmarkReadFrame measures steady-state reading of frame on cal with p.
+func benchmarkReadFrame(b *testing.B, frame gocv.Mat, cal calib.Calibration, p Params) {
 	r, err := NewReader(cal, p)
 	if err != nil {
 		b.Fatal(err)

@@ -251,12 +251,25 @@ func (r *Reader) classifyNet(pix []byte) {
 		r.inputs = make([]float32, n*n*netInputs)
 	}
 	r.samp.netInput(pix, r.feats, r.inputs, &r.ctxBuf)
-	for i := range r.stones {
-		p := r.net.Forward(r.inputs[i*netInputs:(i+1)*netInputs], &r.netBuf)
-		r.probs[i] = observe.Probs{p[0], p[1], p[2], 0}
-	}
 	if hm, ok := r.net.(hiddenModel); ok && !r.params.PointsAlone {
+		// Keep what the network made of each point it read with every member: the frame's
+		// weighing compares points by it.
+		kept := &r.adapter.kept
+		kept.reset(n * n)
+		for i := range r.stones {
+			start := len(kept.vals)
+			p, vals, all := hm.ForwardHidden(kept.vals, r.inputs[i*netInputs:(i+1)*netInputs], &r.netBuf)
+			if all {
+				kept.keep(i, start, vals)
+			}
+			r.probs[i] = observe.Probs{p[0], p[1], p[2], 0}
+		}
 		r.adapter.adapt(hm, r.inputs, r.probs, &r.netBuf)
+	} else {
+		for i := range r.stones {
+			p := r.net.Forward(r.inputs[i*netInputs:(i+1)*netInputs], &r.netBuf)
+			r.probs[i] = observe.Probs{p[0], p[1], p[2], 0}
+		}
 	}
 	for i := range r.stones {
 		best := r.probs[i].Likeliest()

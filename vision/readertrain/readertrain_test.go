@@ -19,9 +19,10 @@ import (
 // looFloors are the least per-point accuracy the learned reader must reach on each source when
 // trained without it (with the test's smaller training budget: fewer augmented copies and epochs
 // than `scripts/train-reader`, whose figures the README shows). They sit under what was measured
-// (2026-11-26, the committee with the frame's weighing, 200 Roboflow photos: imago 100/100/99.98%,
-// gomrade 99.74%, Roboflow 98.95%, 60 renders 99.40%; each point alone: gomrade 99.79%, Roboflow
-// 98.39%, renders 99.25%), so a change that makes the reader generalize worse fails here.
+// (2026-11-26, the committee with the frame's weighing by local looks, 200 Roboflow photos: imago
+// 100/100/99.98%, gomrade 99.77%, Roboflow 98.92%, 60 renders 99.74%; each point alone: gomrade
+// 99.79%, Roboflow 98.39%, renders 99.25%), so a change that makes the reader generalize worse
+// fails here.
 // Gomrade's floor is lower: its figure moves with the training photos and the seed (6 to 13
 // wrong between seeds at the full budget).
 var looFloors = map[string]float64{
@@ -30,7 +31,7 @@ var looFloors = map[string]float64{
 	evalset.ImagoT3:  0.998,
 	evalset.Gomrade:  0.992,
 	evalset.Roboflow: 0.985,
-	evalset.Renders:  0.99,
+	evalset.Renders:  0.993,
 }
 
 // TestLeaveOneSourceOut trains the learned reader without each source in turn and reads that
@@ -82,8 +83,8 @@ func TestLeaveOneSourceOut(t *testing.T) {
 			t.Errorf("held-out %s: %.3f%% of points right, below the floor %.2f%%", l.Source, 100*l.Accuracy(), 100*floor)
 		}
 		// On the two sources unlike the others, weighing the unsure points against the frame's
-		// sure ones must help (with the full budget: Roboflow 421 to 246 wrong, renders 1,919 to
-		// 1,525).
+		// sure ones must help (with the full budget: Roboflow 421 to 240 wrong, renders 1,919 to
+		// 1,325).
 		if (l.Source == evalset.Roboflow || l.Source == evalset.Renders) && l.Wrong >= f.Alone.Wrong {
 			t.Errorf("held-out %s: %d points wrong, and %d with each point read alone: the frame's weighing does not help", l.Source, l.Wrong, f.Alone.Wrong)
 		}

@@ -123,6 +123,28 @@ func (c *Committee) UnmarshalBinary(data []byte) error {
 	return nil
 }
 
+// ForwardHidden is Forward that also appends every member's last hidden activations for x to
+// hidden (AppendHidden) from the same pass. When the first member alone read the point (Sure),
+// hidden comes back as it was and all is false.
+func (c *Committee) ForwardHidden(hidden, x []float32, buf *Buffers) (p [Classes]float32, out []float32, all bool) {
+	start := len(hidden)
+	var sum [Classes]float32
+	for i, m := range c.Members {
+		q, h, _ := m.ForwardHidden(hidden, x, buf)
+		hidden = h
+		if i == 0 && c.Sure > 0 && max(q[0], q[1], q[2]) >= c.Sure {
+			return q, hidden[:start], false
+		}
+		for k := range sum {
+			sum[k] += q[k]
+		}
+	}
+	for k := range sum {
+		sum[k] /= float32(len(c.Members))
+	}
+	return sum, hidden, true
+}
+
 // AppendHidden appends every member's last hidden activations for x to out.
 func (c *Committee) AppendHidden(out, x []float32, buf *Buffers) []float32 {
 	for _, m := range c.Members {

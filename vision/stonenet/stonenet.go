@@ -83,11 +83,12 @@ func (n *Net) Forward(x []float32, buf *Buffers) [Classes]float32 {
 }
 
 // logits runs the layers on standardized x and returns the output layer's values (in buf).
-func (n *Net) logits(x []float32, buf *Buffers) []float32 { return n.run(x, buf, len(n.Layers)) }
+func (n *Net) logits(x []float32, buf *Buffers) []float32 { return n.run(x, buf, len(n.Layers), nil) }
 
 // run runs the first layers of the network on standardized x and returns the last one's values
 // (in buf): after a hidden layer, its activations (ReLU); after the output layer, the logits.
-func (n *Net) run(x []float32, buf *Buffers, layers int) []float32 {
+// With hidden not nil it also appends the last hidden layer's activations to *hidden.
+func (n *Net) run(x []float32, buf *Buffers, layers int, hidden *[]float32) []float32 {
 	width := len(x)
 	for _, l := range n.Layers {
 		width = max(width, l.Out)
@@ -109,6 +110,9 @@ func (n *Net) run(x []float32, buf *Buffers, layers int) []float32 {
 				if v < 0 {
 					out[i] = 0
 				}
+			}
+			if hidden != nil && li == len(n.Layers)-2 {
+				*hidden = append(*hidden, out...)
 			}
 		}
 		cur, next = out, cur[:cap(cur)]
@@ -287,5 +291,14 @@ func (n *Net) AppendHidden(out, x []float32, buf *Buffers) []float32 {
 	if len(n.Layers) < 2 {
 		return out
 	}
-	return append(out, n.run(x, buf, len(n.Layers)-1)...)
+	return append(out, n.run(x, buf, len(n.Layers)-1, nil)...)
+}
+
+// ForwardHidden is Forward that also appends the last hidden layer's activations for x to
+// hidden (AppendHidden), from the same pass: a reader that weighs a point by what the network
+// made of it need not run the network twice. all is false for a network without a hidden
+// layer, which appends nothing.
+func (n *Net) ForwardHidden(hidden, x []float32, buf *Buffers) (p [Classes]float32, out []float32, all bool) {
+	logits := n.run(x, buf, len(n.Layers), &hidden)
+	return softmax(logits, n.Temp), hidden, len(n.Layers) >= 2
 }

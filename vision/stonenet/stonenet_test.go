@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -195,6 +196,48 @@ func TestAppendHiddenFeedsTheOutput(t *testing.T) {
 		c := Committee{Members: []*Net{net, net}}
 		if all := c.AppendHidden(nil, x, &buf); len(all) != 10 || all[0] != h[1] || all[5] != h[1] {
 			t.Errorf("committee of two appended %v, want the member's 5 activations twice", all)
+		}
+	}
+}
+
+// TestForwardHiddenIsForwardAndAppendHidden checks that the one-pass ForwardHidden gives what
+// Forward and AppendHidden give apart, for a network and a committee, and that a committee whose
+// first member is sure of a point (Sure) gives back hidden as it was, with all false.
+func TestForwardHiddenIsForwardAndAppendHidden(t *testing.T) {
+	var nets []*Net
+	for seed := uint64(4); seed < 6; seed++ {
+		net, err := Train(clusters(500, 6, 4), TrainOptions{Hidden: []int{7, 5}, Epochs: 2, Batch: 16, LR: 0.01, Seed: seed})
+		if err != nil {
+			t.Fatal(err)
+		}
+		nets = append(nets, net)
+	}
+	var buf Buffers
+	for _, x := range [][]float32{{0.3, -1, 2, 0.5, 0, 1}, {-2, 0.1, 0, 3, -0.5, 0.2}, {9, 9, -9, 0, 0, 4}} {
+		p, h, all := nets[0].ForwardHidden([]float32{42}, x, &buf)
+		if !all {
+			t.Errorf("net: ForwardHidden says it kept no activations of a network with hidden layers")
+		}
+		if want := nets[0].Forward(x, &buf); p != want {
+			t.Errorf("net: ForwardHidden read %v, Forward %v", p, want)
+		}
+		if want := nets[0].AppendHidden([]float32{42}, x, &buf); !slices.Equal(h, want) {
+			t.Errorf("net: ForwardHidden kept %v, AppendHidden %v", h, want)
+		}
+		for _, sure := range []float32{0, 0.5} {
+			c := Committee{Members: nets, Sure: sure}
+			p, h, all := c.ForwardHidden([]float32{42}, x, &buf)
+			if want := c.Forward(x, &buf); p != want {
+				t.Errorf("committee (Sure %v): ForwardHidden read %v, Forward %v", sure, p, want)
+			}
+			first := nets[0].Forward(x, &buf)
+			alone := sure > 0 && max(first[0], first[1], first[2]) >= sure
+			switch {
+			case alone && (all || !slices.Equal(h, []float32{42})):
+				t.Errorf("committee (Sure %v): the first member alone read %v, yet kept %v (all %v)", sure, x, h, all)
+			case !alone && (!all || !slices.Equal(h, c.AppendHidden([]float32{42}, x, &buf))):
+				t.Errorf("committee (Sure %v): kept %v (all %v), AppendHidden gives %v", sure, h, all, c.AppendHidden([]float32{42}, x, &buf))
+			}
 		}
 	}
 }
