@@ -35,6 +35,9 @@ const (
 	adaptLocal = 2.0
 	adaptReach = 6
 	adaptPrior = 4.0
+	// adaptLeast is the least weight a point brings to a reading's local look: a weighed point's
+	// unlikeliest reading adds nothing worth its cost.
+	adaptLeast = 0.02
 	// adaptKeep is the share of a weighed point's probabilities left as the network gave them:
 	// held out, a point the frame makes sure of is still wrong a few times in a hundred, and the
 	// referee must see that.
@@ -88,6 +91,7 @@ type frameAdapter struct {
 	pts    []int      // the points weighed or used as examples
 	unsure []bool     // per entry of pts: weighed (true) or an example
 	feat   []float32  // hidden activations, dim per entry of pts
+	x      []float64  // feat, as the sums take it
 	orig   []observe.Probs
 	w      []float64 // per entry of pts, the weight of each reading
 	mean   [3][]float64
@@ -150,6 +154,10 @@ func (fa *frameAdapter) adapt(net hiddenModel, inputs []float32, probs []observe
 	d := len(fa.feat) / m
 	if d == 0 {
 		return
+	}
+	fa.x = fa.x[:0]
+	for _, v := range fa.feat {
+		fa.x = append(fa.x, float64(v))
 	}
 	fa.orig = fa.orig[:0]
 	for _, i := range fa.pts {
@@ -215,11 +223,11 @@ func (fa *frameAdapter) adapt(net hiddenModel, inputs []float32, probs []observe
 		}
 		clear(fa.vr)
 		for e := range fa.pts {
-			x := fa.feat[e*d : (e+1)*d]
+			x := fa.x[e*d : (e+1)*d]
 			for c := 0; c < 3; c++ {
 				if wc := w[3*e+c]; wc > 0 {
 					for j, v := range x {
-						fa.mean[c][j] += wc * float64(v)
+						fa.mean[c][j] += wc * v
 					}
 				}
 			}
@@ -231,12 +239,12 @@ func (fa *frameAdapter) adapt(net hiddenModel, inputs []float32, probs []observe
 		}
 		tot := 0.0
 		for e := range fa.pts {
-			x := fa.feat[e*d : (e+1)*d]
+			x := fa.x[e*d : (e+1)*d]
 			for c := 0; c < 3; c++ {
 				if wc := w[3*e+c]; wc > 0 && cnt[c] >= adaptMinSure {
 					tot += wc
 					for j, v := range x {
-						dv := float64(v) - fa.mean[c][j]
+						dv := v - fa.mean[c][j]
 						fa.vr[j] += wc * dv * dv
 					}
 				}
@@ -257,7 +265,7 @@ func (fa *frameAdapter) adapt(net hiddenModel, inputs []float32, probs []observe
 			k, r := twoLikeliest(fa.orig[e])
 			fa.localLook(e, k, side, d, w)
 			fa.localLook(e, r, side, d, w)
-			post[e] = fa.weigh(fa.orig[e], fa.feat[e*d:(e+1)*d], cnt)
+			post[e] = fa.weigh(fa.orig[e], fa.x[e*d:(e+1)*d], cnt)
 		}
 	}
 	for e, i := range fa.pts {
@@ -312,11 +320,11 @@ func (fa *frameAdapter) sumRows(side, d int, w []float64) {
 		clear(fa.rowW[c])
 	}
 	for e, i := range fa.pts {
-		x := fa.feat[e*d : (e+1)*d]
+		x := fa.x[e*d : (e+1)*d]
 		row, col := i/side, i%side
 		for c := 0; c < 3; c++ {
 			wc := w[3*e+c]
-			if wc <= 0 {
+			if wc < adaptLeast {
 				continue
 			}
 			for to := max(col-adaptReach, 0); to <= min(col+adaptReach, side-1); to++ {
@@ -324,8 +332,9 @@ func (fa *frameAdapter) sumRows(side, d int, w []float64) {
 				j := row*side + to
 				fa.rowW[c][j] += kw
 				acc := fa.rows[c][j*d : (j+1)*d]
+				acc = acc[:len(x)]
 				for t, v := range x {
-					acc[t] += kw * float64(v)
+					acc[t] += kw * v
 				}
 			}
 		}
@@ -350,15 +359,17 @@ func (fa *frameAdapter) localLook(e int, c observe.Stone, side, d int, w []float
 		k := fa.kern[abs(from-row)]
 		j := from*side + col
 		sum += k * fa.rowW[c][j]
-		for t, v := range fa.rows[c][j*d : (j+1)*d] {
-			loc[t] += k * v
+		src := fa.rows[c][j*d : (j+1)*d]
+		src = src[:len(loc)]
+		for t := range loc {
+			loc[t] += k * src[t]
 		}
 	}
 	// The point's own activations, which both passes gave weight 1 x 1.
-	if own := w[3*e+int(c)]; own > 0 {
+	if own := w[3*e+int(c)]; own >= adaptLeast {
 		sum -= own
-		for t, v := range fa.feat[e*d : (e+1)*d] {
-			loc[t] -= own * float64(v)
+		for t, v := range fa.x[e*d : (e+1)*d] {
+			loc[t] -= own * v
 		}
 	}
 	for t := range loc {
@@ -369,7 +380,7 @@ func (fa *frameAdapter) localLook(e int, c observe.Stone, side, d int, w []float
 // weigh returns a point's probabilities with the frame's say: only the network's two likeliest
 // readings are weighed against each other, by the point's local looks of them (fa.local), and
 // only when the frame shows both.
-func (fa *frameAdapter) weigh(p observe.Probs, x []float32, cnt [3]float64) [3]float64 {
+func (fa *frameAdapter) weigh(p observe.Probs, x []float64, cnt [3]float64) [3]float64 {
 	out := [3]float64{float64(p[0]), float64(p[1]), float64(p[2])}
 	k, r := twoLikeliest(p)
 	if cnt[k] < adaptMinSure || cnt[r] < adaptMinSure {
@@ -379,7 +390,7 @@ func (fa *frameAdapter) weigh(p observe.Probs, x []float32, cnt [3]float64) [3]f
 	for t, c := range [2]observe.Stone{k, r} {
 		s := 0.0
 		for j, v := range x {
-			dv := float64(v) - fa.local[c][j]
+			dv := v - fa.local[c][j]
 			s += dv * dv / fa.vr[j]
 		}
 		dist[t] = s / float64(len(x))

@@ -12,6 +12,7 @@ import (
 	"tengen/internal/benchcpu"
 	"tengen/internal/rendertest"
 	"tengen/internal/shareddata"
+	"tengen/vision/observe"
 )
 
 // benchFrame returns a 1920x1080 camera frame of a real board (the gomrade webcam sequence,
@@ -178,3 +179,39 @@ func TestReadKnownFrame(t *testing.T) {
 }
 
 func gocvPt(x, y int) image.Point { return image.Pt(x, y) }
+
+// BenchmarkWeighHardLight measures the frame's weighing alone (frameAdapter.adapt) on the
+// hard-light frame's network readings, without the warp, features and network around it: a
+// steadier figure of its cost than the difference of two whole reads.
+func BenchmarkWeighHardLight(b *testing.B) {
+	frame, cal := hardLightFrame(b)
+	defer frame.Close()
+	r, err := NewReader(cal, Params{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer r.Close()
+	if _, err := r.Read(frame); err != nil {
+		b.Fatal(err)
+	}
+	hm, ok := r.net.(hiddenModel)
+	if !ok {
+		b.Fatal("the committed reader shows no hidden activations")
+	}
+	// The network's own probabilities, before any weighing.
+	orig := make([]observe.Probs, len(r.probs))
+	for i := range orig {
+		p := r.net.Forward(r.inputs[i*netInputs:(i+1)*netInputs], &r.netBuf)
+		orig[i] = observe.Probs{p[0], p[1], p[2], 0}
+	}
+	probs := make([]observe.Probs, len(orig))
+	b.ReportAllocs()
+	cpu0 := benchcpu.Now()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		copy(probs, orig)
+		r.adapter.adapt(hm, r.inputs, probs, &r.netBuf)
+	}
+	b.StopTimer()
+	benchcpu.ReportPerOp(b, cpu0)
+}
