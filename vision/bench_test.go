@@ -76,16 +76,7 @@ func hardLightFrame(tb testing.TB) (gocv.Mat, calib.Calibration) {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	var q [4]calib.Point2
-	for i, c := range s.Corners {
-		q[i] = calib.Point2{X: c[0], Y: c[1]}
-	}
-	cal, err := calib.FromCorners(1920, 1080, 19, q)
-	if err != nil {
-		frame.Close()
-		tb.Fatal(err)
-	}
-	return frame, cal
+	return frame, drawnCalibration(tb, 1920, 1080, 19, s.Corners)
 }
 
 // TestHardLightFrameIsUnsure checks that the hard-light benchmark's frame still has the network
@@ -93,15 +84,7 @@ func hardLightFrame(tb testing.TB) (gocv.Mat, calib.Calibration) {
 func TestHardLightFrameIsUnsure(t *testing.T) {
 	frame, cal := hardLightFrame(t)
 	defer frame.Close()
-	r, err := NewReader(cal, Params{PointsAlone: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	rd, err := r.Read(frame)
-	if err != nil {
-		t.Fatal(err)
-	}
+	rd := readFrame(t, frame, cal, Params{PointsAlone: true})
 	unsure := 0
 	for _, p := range rd.Probs {
 		if p[p.Likeliest()] < adaptUnsure {
@@ -152,15 +135,7 @@ func TestReadKnownFrame(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := NewReader(cal, Params{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	rd, err := r.Read(img)
-	if err != nil {
-		t.Fatal(err)
-	}
+	rd := readFrame(t, img, cal, Params{})
 	if rd.Size != 19 {
 		t.Fatalf("size %d", rd.Size)
 	}

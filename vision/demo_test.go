@@ -9,7 +9,6 @@ import (
 
 	"gocv.io/x/gocv"
 
-	"tengen/calib"
 	"tengen/demo"
 	"tengen/vision/observe"
 )
@@ -44,24 +43,8 @@ func TestReadsRenderedBoardsOfEverySize(t *testing.T) {
 				if _, err := src.Next(context.Background(), &frame); err != nil {
 					t.Fatal(err)
 				}
-				c := r.Corners(w, h)
-				var q [4]calib.Point2
-				for i := range c {
-					q[i] = calib.Point2{X: c[i][0], Y: c[i][1]}
-				}
-				cal, err := calib.FromCorners(w, h, size, q)
-				if err != nil {
-					t.Fatal(err)
-				}
-				rd, err := NewReader(cal, Params{})
-				if err != nil {
-					t.Fatal(err)
-				}
-				defer rd.Close()
-				got, err := rd.Read(frame)
-				if err != nil {
-					t.Fatal(err)
-				}
+				cal := drawnCalibration(t, w, h, size, r.Corners(w, h))
+				got := readFrame(t, frame, cal, Params{})
 				o := got.Observation(cal, time.Time{}, 0) // Black at the bottom: board = image
 				bad := 0
 				for i, s := range stones {

@@ -22,6 +22,36 @@ func testCalibration(t *testing.T, w, h, size int) calib.Calibration {
 	return cal
 }
 
+// drawnCalibration is the calibration of a w x h frame from its corner intersections as drawn
+// (top-left, top-right, bottom-right, bottom-left, in pixels).
+func drawnCalibration(tb testing.TB, w, h, size int, corners [4][2]float64) calib.Calibration {
+	tb.Helper()
+	var q [4]calib.Point2
+	for i, c := range corners {
+		q[i] = calib.Point2{X: c[0], Y: c[1]}
+	}
+	cal, err := calib.FromCorners(w, h, size, q)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return cal
+}
+
+// readFrame reads frame on cal with a Reader made for it and returns a copy of the reading.
+func readFrame(tb testing.TB, frame gocv.Mat, cal calib.Calibration, p Params) Reading {
+	tb.Helper()
+	r, err := NewReader(cal, p)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer r.Close()
+	rd, err := r.Read(frame)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return rd.Clone()
+}
+
 func TestReaderBadFrames(t *testing.T) {
 	cal := testCalibration(t, 320, 240, 9)
 	r, err := NewReader(cal, Params{})
