@@ -12,6 +12,7 @@ require (
 	github.com/go-text/typesetting v0.2.1
 	gocv.io/x/gocv v0.31.0
 	golang.org/x/image v0.24.0
+	golang.org/x/sys v0.35.0
 	periph.io/x/conn/v3 v3.7.2
 	periph.io/x/host/v3 v3.8.5
 )
@@ -46,7 +47,6 @@ require (
 	github.com/stretchr/testify v1.11.1 // indirect
 	github.com/yuin/goldmark v1.7.8 // indirect
 	golang.org/x/net v0.43.0 // indirect
-	golang.org/x/sys v0.35.0 // indirect
 	golang.org/x/text v0.28.0 // indirect
 	gopkg.in/yaml.v3 v3.0.1 // indirect
 )

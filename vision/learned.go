@@ -29,3 +29,23 @@ func DefaultNet() (*stonenet.Committee, error) {
 	}
 	return &c, nil
 }
+
+// compileModel returns a committee or network made ready for reading frames
+// (stonenet.Compiled: the same probabilities in a fraction of the time), and any other model
+// as it is.
+func compileModel(m PointModel) (PointModel, error) {
+	var c *stonenet.Committee
+	switch m := m.(type) {
+	case *stonenet.Committee:
+		c = m
+	case *stonenet.Net:
+		c = &stonenet.Committee{Members: []*stonenet.Net{m}}
+	default:
+		return m, nil
+	}
+	compiled, err := c.Compile()
+	if err != nil {
+		return nil, fmt.Errorf("vision: the learned reader: %w", err)
+	}
+	return compiled, nil
+}

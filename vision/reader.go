@@ -3,7 +3,6 @@ package vision
 import (
 	"errors"
 	"fmt"
-	"image"
 	"image/color"
 	"time"
 
@@ -23,7 +22,7 @@ var ErrFrame = errors.New("vision: empty or unsupported frame")
 type Reader struct {
 	cal     calib.Calibration
 	geom    canonGeom
-	toImg   gocv.Mat // canonical pixel -> image pixel (3x3, CV_64F)
+	toImg   warpMaps // canonical pixel -> image pixel, for cv::remap
 	canon   gocv.Mat
 	bgr     gocv.Mat
 	samp    *sampler
@@ -58,10 +57,6 @@ func NewReader(cal calib.Calibration, p Params) (*Reader, error) {
 	// canonical (u,v) -> grid ((u-s)/s, (v-s)/s) -> image
 	t := [9]float64{1 / s, 0, -1, 0, 1 / s, -1, 0, 0, 1}
 	m := mul3(h, t)
-	toImg := gocv.NewMatWithSize(3, 3, gocv.MatTypeCV64F)
-	for i := 0; i < 9; i++ {
-		toImg.SetDoubleAt(i/3, i%3, m[i])
-	}
 	samp := newSampler(g)
 	samp.markOutside(m, cal.ImageWidth, cal.ImageHeight)
 	var net PointModel
@@ -77,6 +72,15 @@ func NewReader(cal calib.Calibration, p Params) (*Reader, error) {
 		if net.Inputs() != netInputs {
 			return nil, fmt.Errorf("vision: the learned reader takes %d inputs, the features are %d", net.Inputs(), netInputs)
 		}
+		compiled, err := compileModel(net)
+		if err != nil {
+			return nil, err
+		}
+		net = compiled
+	}
+	toImg, err := newWarpMaps(m, g.Side())
+	if err != nil {
+		return nil, err
 	}
 	return &Reader{
 		net:    net,
@@ -136,8 +140,7 @@ func (r *Reader) warp(frame gocv.Mat) ([]byte, error) {
 		return nil, fmt.Errorf("%w: pixel type %v", ErrFrame, frame.Type())
 	}
 	side := r.geom.Side()
-	gocv.WarpPerspectiveWithParams(src, &r.canon, r.toImg, image.Pt(side, side),
-		gocv.InterpolationLinear|gocv.WarpInverseMap, gocv.BorderReplicate, color.RGBA{})
+	gocv.Remap(src, &r.canon, &r.toImg.xy, &r.toImg.frac, gocv.InterpolationLinear, gocv.BorderReplicate, color.RGBA{})
 	pix, err := r.canon.DataPtrUint8()
 	if err != nil || len(pix) < side*side*3 || !r.canon.IsContinuous() {
 		return nil, fmt.Errorf("%w: warp failed", ErrFrame)

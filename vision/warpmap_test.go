@@ -1,0 +1,78 @@
+package vision
+
+import (
+	"image"
+	"image/color"
+	"testing"
+
+	"gocv.io/x/gocv"
+
+	"tengen/demo"
+	"tengen/internal/rendertest"
+)
+
+// TestWarpMapsMatchWarpPerspective checks that remapping through the precomputed maps gives the
+// pixels cv::warpPerspective gives, including where the homography reaches outside the frame
+// or far beyond the int16 coordinates the maps hold. OpenCV's vector code sums the homography's
+// terms in another order, so a coordinate on a rounding boundary may land a 32nd of a pixel
+// apart: a few values may differ, by a level or two.
+func TestWarpMapsMatchWarpPerspective(t *testing.T) {
+	_, frame, err := rendertest.Frame(3, demo.SampleOptions{Size: 19, W: 640, H: 480})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer frame.Close()
+	tests := []struct {
+		name  string
+		toImg [9]float64
+	}{
+		{"identity", [9]float64{1, 0, 0, 0, 1, 0, 0, 0, 1}},
+		{"scaled and shifted", [9]float64{1.37, 0.02, 101.3, -0.05, 1.21, 33.7, 0, 0, 1}},
+		{"perspective", [9]float64{1.1, 0.3, 80, -0.2, 0.9, 60, 0.0004, -0.0007, 1}},
+		{"partly outside", [9]float64{2.5, 0, -300, 0, 2.5, -250, 0, 0, 1}},
+		{"beyond int16", [9]float64{400, 0, -1e5, 0, 300, 5e4, 0, 0, 1}},
+		{"horizon in view", [9]float64{1, 0, 0, 0, 1, 0, 0.01, 0, -1}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			const side = 240
+			maps, err := newWarpMaps(tc.toImg, side)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer maps.Close()
+			h := gocv.NewMatWithSize(3, 3, gocv.MatTypeCV64F)
+			defer h.Close()
+			for i, v := range tc.toImg {
+				h.SetDoubleAt(i/3, i%3, v)
+			}
+			want, got := gocv.NewMat(), gocv.NewMat()
+			defer want.Close()
+			defer got.Close()
+			gocv.WarpPerspectiveWithParams(frame, &want, h, image.Pt(side, side),
+				gocv.InterpolationLinear|gocv.WarpInverseMap, gocv.BorderReplicate, color.RGBA{})
+			gocv.Remap(frame, &got, &maps.xy, &maps.frac, gocv.InterpolationLinear, gocv.BorderReplicate, color.RGBA{})
+			a, err := want.DataPtrUint8()
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, err := got.DataPtrUint8()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(a) != len(b) || len(a) != side*side*3 {
+				t.Fatalf("%d pixels warped, %d remapped, want %d", len(a)/3, len(b)/3, side*side)
+			}
+			differ, most := 0, 0
+			for i := range a {
+				if d := max(int(a[i])-int(b[i]), int(b[i])-int(a[i])); d > 0 {
+					differ++
+					most = max(most, d)
+				}
+			}
+			if differ > len(a)/10000 || most > 2 {
+				t.Errorf("%d of %d channel values differ from cv::warpPerspective, by up to %d", differ, len(a), most)
+			}
+		})
+	}
+}
