@@ -24,9 +24,15 @@ func Languages() []Language {
 	return []Language{{"en", "English"}, {"pl", "Polski"}, {"bg", "Български"}, {"ru", "Русский"}, {"cs", "Čeština"}}
 }
 
-// LoadTranslations adds the embedded translation files to Fyne's translation bundle.
+// LoadTranslations adds English, every screen's fallback, to Fyne's translation bundle; the
+// other languages are added when SetLanguage first asks for them. All five parsed at once held
+// about a megabyte of the kiosk's memory for languages no one at the table reads.
 func LoadTranslations() error {
-	if err := lang.AddTranslationsFS(translations, "translations"); err != nil {
+	data, err := translations.ReadFile("translations/en.json")
+	if err != nil {
+		return fmt.Errorf("ui: loading translations: %w", err)
+	}
+	if err := lang.AddTranslationsForLocale(data, fyne.Locale("en")); err != nil {
 		return fmt.Errorf("ui: loading translations: %w", err)
 	}
 	return nil
