@@ -29,20 +29,30 @@ func (c *Committee) Inputs() int {
 
 // Forward returns the mean of the members' probabilities for one point's features x.
 func (c *Committee) Forward(x []float32, buf *Buffers) [Classes]float32 {
+	p, _ := committeeMean(len(c.Members), c.Sure, func(i int) [Classes]float32 {
+		return c.Members[i].Forward(x, buf)
+	})
+	return p
+}
+
+// committeeMean is the mean of n members' probabilities, read(i) giving member i's. When sure
+// is above 0 and the first member gives a reading at least that probability, it is that
+// member's reading alone, and all is false.
+func committeeMean(n int, sure float32, read func(i int) [Classes]float32) (p [Classes]float32, all bool) {
 	var sum [Classes]float32
-	for i, m := range c.Members {
-		p := m.Forward(x, buf)
-		if i == 0 && c.Sure > 0 && max(p[0], p[1], p[2]) >= c.Sure {
-			return p
+	for i := 0; i < n; i++ {
+		q := read(i)
+		if i == 0 && sure > 0 && max(q[0], q[1], q[2]) >= sure {
+			return q, false
 		}
 		for k := range sum {
-			sum[k] += p[k]
+			sum[k] += q[k]
 		}
 	}
 	for k := range sum {
-		sum[k] /= float32(len(c.Members))
+		sum[k] /= float32(n)
 	}
-	return sum
+	return sum, true
 }
 
 // committeeMagic starts a weights file holding a committee; a file starting with the single
@@ -128,21 +138,15 @@ func (c *Committee) UnmarshalBinary(data []byte) error {
 // hidden comes back as it was and all is false.
 func (c *Committee) ForwardHidden(hidden, x []float32, buf *Buffers) (p [Classes]float32, out []float32, all bool) {
 	start := len(hidden)
-	var sum [Classes]float32
-	for i, m := range c.Members {
-		q, h, _ := m.ForwardHidden(hidden, x, buf)
+	p, all = committeeMean(len(c.Members), c.Sure, func(i int) [Classes]float32 {
+		q, h, _ := c.Members[i].ForwardHidden(hidden, x, buf)
 		hidden = h
-		if i == 0 && c.Sure > 0 && max(q[0], q[1], q[2]) >= c.Sure {
-			return q, hidden[:start], false
-		}
-		for k := range sum {
-			sum[k] += q[k]
-		}
+		return q
+	})
+	if !all {
+		hidden = hidden[:start]
 	}
-	for k := range sum {
-		sum[k] /= float32(len(c.Members))
-	}
-	return sum, hidden, true
+	return p, hidden, all
 }
 
 // AppendHidden appends every member's last hidden activations for x to out.

@@ -138,28 +138,19 @@ func (c *Compiled) AppendHidden(out, x []float32, buf *Buffers) []float32 {
 // forward runs the members on x, appending their last hidden activations to hidden when keep.
 func (c *Compiled) forward(hidden, x []float32, buf *Buffers, keep bool) ([Classes]float32, []float32, bool) {
 	start := len(hidden)
-	var sum [Classes]float32
-	for i := range c.members {
+	p, all := committeeMean(len(c.members), c.sure, func(i int) [Classes]float32 {
 		m := &c.members[i]
-		var q [Classes]float32
 		if keep && len(m.layers) >= 2 {
 			h := c.run(m, x, buf, len(m.layers)-1)
 			hidden = append(hidden, h...)
-			q = softmax(c.layer(&m.layers[len(m.layers)-1], h, buf), m.temp)
-		} else {
-			q = softmax(c.run(m, x, buf, len(m.layers)), m.temp)
+			return softmax(c.layer(&m.layers[len(m.layers)-1], h, buf), m.temp)
 		}
-		if i == 0 && c.sure > 0 && max(q[0], q[1], q[2]) >= c.sure {
-			return q, hidden[:start], false
-		}
-		for k := range sum {
-			sum[k] += q[k]
-		}
+		return softmax(c.run(m, x, buf, len(m.layers)), m.temp)
+	})
+	if !all {
+		hidden = hidden[:start]
 	}
-	for k := range sum {
-		sum[k] /= float32(len(c.members))
-	}
-	return sum, hidden, true
+	return p, hidden, all
 }
 
 // run runs m's first layers on raw x and returns the last one's values (in buf): after a
