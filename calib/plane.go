@@ -109,13 +109,16 @@ func prepareWith(img gocv.Mat, maxSide int, segments bool, f lineFilter) (*workI
 	}
 	// Shrink first (still in colour), then convert: a 4032x3024 frame never gets a full-size
 	// grey copy.
+	// Each intermediate image is released as soon as the next one is made (Close is then a
+	// no-op for the deferred calls): a drift check runs every second beside the camera loop,
+	// and the kiosk's peak memory is its frames and these at one moment.
 	src := img
 	sx, sy := 1.0, 1.0
+	small := gocv.NewMat()
+	defer small.Close()
 	if long := max(img.Cols(), img.Rows()); long > maxSide {
 		f := float64(maxSide) / float64(long)
 		sz := image.Pt(max(1, int(math.Round(float64(img.Cols())*f))), max(1, int(math.Round(float64(img.Rows())*f))))
-		small := gocv.NewMat()
-		defer small.Close()
 		gocv.Resize(img, &small, sz, 0, 0, gocv.InterpolationArea)
 		src = small
 		sx, sy = float64(sz.X)/float64(img.Cols()), float64(sz.Y)/float64(img.Rows())
@@ -129,6 +132,14 @@ func prepareWith(img gocv.Mat, maxSide int, segments bool, f lineFilter) (*workI
 		gocv.CvtColor(src, &gray, gocv.ColorBGRToGray)
 	default:
 		gocv.CvtColor(src, &gray, gocv.ColorBGRAToGray)
+	}
+	small.Close()
+	var err error
+	w := &workImage{sx: sx, sy: sy}
+	if segments {
+		if w.gray, err = grayFromMat(gray); err != nil {
+			return nil, err
+		}
 	}
 	// Kernel a few times a grid line's width at this scale, smaller than a stone.
 	k := max(5, int(math.Round(float64(max(gray.Cols(), gray.Rows()))/140))|1)
@@ -146,25 +157,20 @@ func prepareWith(img gocv.Mat, maxSide int, segments bool, f lineFilter) (*workI
 		op = gocv.MorphTophat // thin light lines
 	}
 	lineSrc := gray
+	smooth := gocv.NewMat()
+	defer smooth.Close()
 	if f.smooth {
 		// A blurred frame is often a noisy one too (a phone in dim club light): sensor noise
 		// through the line filter breaks the lines into pieces too short for the line finder.
 		// Smoothing first costs a blurred line little.
-		smooth := gocv.NewMat()
-		defer smooth.Close()
 		gocv.GaussianBlur(gray, &smooth, image.Pt(0, 0), 1.2, 1.2, gocv.BorderReplicate)
 		lineSrc = smooth
 	}
 	gocv.MorphologyEx(lineSrc, &bh, op, kernel)
+	smooth.Close()
+	gray.Close()
 	gocv.GaussianBlur(bh, &bh, image.Pt(3, 3), 0.8, 0.8, gocv.BorderReplicate)
 
-	var err error
-	w := &workImage{sx: sx, sy: sy}
-	if segments {
-		if w.gray, err = grayFromMat(gray); err != nil {
-			return nil, err
-		}
-	}
 	if w.lines, err = planeFromMat(bh); err != nil {
 		return nil, err
 	}
