@@ -31,7 +31,7 @@ type Reader struct {
 	stones  []observe.Stone
 	conf    []float32
 	scratch scratch
-	blobs   *blobFinder
+	blobs   *blobFinder // the hand-tuned classifier's, made on its first frame
 	blobRel []float64
 	net     PointModel // nil: the hand-tuned classifier
 	inputs  []float32  // the net's inputs, NetInputs per point
@@ -90,7 +90,6 @@ func NewReader(cal calib.Calibration, p Params) (*Reader, error) {
 		canon:  gocv.NewMat(),
 		bgr:    gocv.NewMat(),
 		samp:   samp,
-		blobs:  newBlobFinder(g),
 		feats:  make([]pointFeatures, cal.Size*cal.Size),
 		params: p.withDefaults(),
 	}, nil
@@ -173,15 +172,20 @@ func (r *Reader) Read(frame gocv.Mat) (Reading, error) {
 		r.stones = make([]observe.Stone, n*n)
 		r.conf = make([]float32, n*n)
 	}
-	if len(r.blobRel) != n*n {
-		r.blobRel = make([]float64, n*n)
-	}
 	if len(r.probs) != n*n {
 		r.probs = make([]observe.Probs, n*n)
 	}
 	if r.net != nil {
 		r.classifyNet(pix)
 	} else {
+		// Only the hand-tuned classifier looks for stone blobs; the learned reader never
+		// needs their buffers (0.8 MB for 19x19).
+		if r.blobs == nil {
+			r.blobs = newBlobFinder(r.geom)
+		}
+		if len(r.blobRel) != n*n {
+			r.blobRel = make([]float64, n*n)
+		}
 		classify(r.feats, n, r.params, r.stones, r.conf, &r.scratch, r.blobs, func(th float64) []float64 {
 			r.blobs.find(r.samp.lum, r.feats, th, r.blobRel)
 			return r.blobRel
