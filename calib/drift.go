@@ -30,7 +30,7 @@ func Check(frame gocv.Mat, cal Calibration) (DriftReport, error) {
 	if err := cal.CheckImage(frame.Cols(), frame.Rows()); err != nil {
 		return DriftReport{}, err
 	}
-	w, err := prepareWith(frame, checkWorkSize, false, lineFilter{light: cal.LightLines})
+	w, err := prepareWith(frame, checkWorkSize, false, lineFilter{light: cal.LightLines, compact: true})
 	if err != nil {
 		return DriftReport{}, err
 	}

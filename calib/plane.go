@@ -9,10 +9,12 @@ import (
 )
 
 // plane is a single-channel float image held in Go memory, so the search loops run without cgo
-// calls and no Mat outlives the function that made it.
+// calls and no Mat outlives the function that made it. A compact plane keeps 8-bit values in
+// pix8 instead (pix is nil): a quarter of the memory for a line map that is only sampled.
 type plane struct {
 	w, h int
 	pix  []float32
+	pix8 []uint8
 }
 
 // at samples p bilinearly; points outside the image read as 0.
@@ -29,18 +31,40 @@ func (p *plane) at(x, y float64) float32 {
 		y1 = y0
 	}
 	fx, fy := float32(x-float64(x0)), float32(y-float64(y0))
-	r0 := p.pix[y0*p.w+x0]*(1-fx) + p.pix[y0*p.w+x1]*fx
-	r1 := p.pix[y1*p.w+x0]*(1-fx) + p.pix[y1*p.w+x1]*fx
+	i00, i01, i10, i11 := y0*p.w+x0, y0*p.w+x1, y1*p.w+x0, y1*p.w+x1
+	var v00, v01, v10, v11 float32
+	if p.pix8 != nil {
+		v00, v01, v10, v11 = float32(p.pix8[i00]), float32(p.pix8[i01]), float32(p.pix8[i10]), float32(p.pix8[i11])
+	} else {
+		v00, v01, v10, v11 = p.pix[i00], p.pix[i01], p.pix[i10], p.pix[i11]
+	}
+	r0 := v00*(1-fx) + v01*fx
+	r1 := v10*(1-fx) + v11*fx
 	return r0*(1-fy) + r1*fy
 }
 
-// planeFromMat copies a single-channel CV_8U or CV_32F Mat into a plane.
-func planeFromMat(m gocv.Mat) (plane, error) {
+// histogram counts the plane's values, clamped to 0..255, in 256 bins.
+func (p *plane) histogram() (hist [256]int, n int) {
+	if p.pix8 != nil {
+		for _, v := range p.pix8 {
+			hist[v]++
+		}
+		return hist, len(p.pix8)
+	}
+	for _, v := range p.pix {
+		hist[min(255, max(0, int(v)))]++
+	}
+	return hist, len(p.pix)
+}
+
+// planeFromMat copies a single-channel CV_8U or CV_32F Mat into a plane; with compact, an 8-bit
+// Mat's values stay bytes (pix8).
+func planeFromMat(m gocv.Mat, compact bool) (plane, error) {
 	if m.Empty() || m.Channels() != 1 {
 		return plane{}, fmt.Errorf("%w: need one channel", ErrBadImage)
 	}
 	w, h := m.Cols(), m.Rows()
-	p := plane{w: w, h: h, pix: make([]float32, w*h)}
+	p := plane{w: w, h: h}
 	switch m.Type() {
 	case gocv.MatTypeCV8U:
 		if !m.IsContinuous() {
@@ -50,6 +74,11 @@ func planeFromMat(m gocv.Mat) (plane, error) {
 		if err != nil {
 			return plane{}, fmt.Errorf("%w: %v", ErrBadImage, err)
 		}
+		if compact {
+			p.pix8 = append([]uint8(nil), b[:w*h]...)
+			return p, nil
+		}
+		p.pix = make([]float32, w*h)
 		for i := range p.pix {
 			p.pix[i] = float32(b[i])
 		}
@@ -61,7 +90,7 @@ func planeFromMat(m gocv.Mat) (plane, error) {
 		if err != nil {
 			return plane{}, fmt.Errorf("%w: %v", ErrBadImage, err)
 		}
-		copy(p.pix, f)
+		p.pix = append([]float32(nil), f[:w*h]...)
 	default:
 		return plane{}, fmt.Errorf("%w: Mat type %v", ErrBadImage, m.Type())
 	}
@@ -94,6 +123,9 @@ type lineFilter struct {
 	// floor subtracts the line map's noise floor once the segments are found (removeFloor): in a
 	// dim, noisy frame the filter's response to noise is most of a faint line's own.
 	floor bool
+	// compact keeps the line map as bytes (a compact plane): a drift check only samples it, and
+	// every second a float copy of it was the kiosk's largest passing allocation.
+	compact bool
 }
 
 // prepareWith is prepare, optionally skipping the line-segment search (drift checks only
@@ -171,7 +203,7 @@ func prepareWith(img gocv.Mat, maxSide int, segments bool, f lineFilter) (*workI
 	gray.Close()
 	gocv.GaussianBlur(bh, &bh, image.Pt(3, 3), 0.8, 0.8, gocv.BorderReplicate)
 
-	if w.lines, err = planeFromMat(bh); err != nil {
+	if w.lines, err = planeFromMat(bh, f.compact && !segments && !f.floor); err != nil {
 		return nil, err
 	}
 	if segments {
@@ -192,13 +224,10 @@ type segment struct {
 // findSegments thresholds the line map at a high percentile and runs the probabilistic Hough
 // transform on it.
 func findSegments(bh gocv.Mat, lines *plane) []segment {
-	var hist [256]int
-	for _, v := range lines.pix {
-		hist[min(255, max(0, int(v)))]++
-	}
+	hist, count := lines.histogram()
 	// Grid lines cover a few per cent of a frame; keep the strongest 7% of pixels, but never
 	// pixels barely darker than their surroundings (a black or flat frame has none).
-	target := len(lines.pix) * 93 / 100
+	target := count * 93 / 100
 	t, acc := 0, 0
 	for t = 0; t < 255; t++ {
 		acc += hist[t]

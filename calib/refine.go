@@ -521,11 +521,8 @@ func gridEvidence(lines *plane, cols, rows int, corners [4]Point2, cap float32, 
 // lineCap is a high percentile of the line map, used to clip outliers (stone rims, text) so a
 // few very dark pixels cannot outvote the grid.
 func lineCap(lines *plane) float32 {
-	var hist [256]int
-	for _, v := range lines.pix {
-		hist[min(255, max(0, int(v)))]++
-	}
-	target := len(lines.pix) * 995 / 1000
+	hist, n := lines.histogram()
+	target := n * 995 / 1000
 	acc := 0
 	for t := 0; t < 256; t++ {
 		acc += hist[t]
