@@ -1,5 +1,15 @@
 #include "textflag.h"
 
+// LOAD_ARGS loads both kernels' arguments: acc in DI, w in SI, the stride in bytes in DX, x in
+// BX and n in CX.
+#define LOAD_ARGS \
+	MOVQ acc+0(FP), DI;    \
+	MOVQ w+8(FP), SI;      \
+	MOVQ stride+16(FP), DX; \
+	SHLQ $2, DX;           \
+	MOVQ x+24(FP), BX;     \
+	MOVQ n+32(FP), CX
+
 // The kernels keep a band of outputs in registers and stream the weights past them, one input
 // at a time: broadcast x[i], then one fused multiply-add per 8 outputs. An FMA waits about four
 // cycles for the one before it on the same register, so each kernel keeps several independent
@@ -9,12 +19,7 @@
 // acc[0:32] += sum over i < n of x[i] * w[i*stride : i*stride+32].
 // Y0-Y3 sum the even inputs, Y8-Y11 the odd ones.
 TEXT ·fmaBand32(SB), NOSPLIT, $0-40
-	MOVQ    acc+0(FP), DI
-	MOVQ    w+8(FP), SI
-	MOVQ    stride+16(FP), DX
-	SHLQ    $2, DX
-	MOVQ    x+24(FP), BX
-	MOVQ    n+32(FP), CX
+	LOAD_ARGS
 	VMOVUPS 0(DI), Y0
 	VMOVUPS 32(DI), Y1
 	VMOVUPS 64(DI), Y2
@@ -71,12 +76,7 @@ done32:
 // acc[0:8] += sum over i < n of x[i] * w[i*stride : i*stride+8].
 // Y0-Y3 sum the inputs i with i%4 == 0, 1, 2, 3.
 TEXT ·fmaBand8(SB), NOSPLIT, $0-40
-	MOVQ    acc+0(FP), DI
-	MOVQ    w+8(FP), SI
-	MOVQ    stride+16(FP), DX
-	SHLQ    $2, DX
-	MOVQ    x+24(FP), BX
-	MOVQ    n+32(FP), CX
+	LOAD_ARGS
 	VMOVUPS 0(DI), Y0
 	VXORPS  Y1, Y1, Y1
 	VXORPS  Y2, Y2, Y2
