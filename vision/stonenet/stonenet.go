@@ -1,9 +1,10 @@
 // Package stonenet is the learned part of the stone reader: a small fully connected network that
 // maps one intersection's features (a few dozen numbers the vision package measures relative to
 // the board around the point) to the probability of each reading: empty, black or white. It is
-// pure Go so the kiosk runs it without Python or OpenCV's dnn module, and it carries its own
-// training (Adam on softmax cross-entropy) so that `scripts/train-reader` can rebuild the
-// committed weights from the labelled photos.
+// Go, with two small assembly kernels for reading (Compiled, on amd64 and arm64), so the kiosk
+// runs it without Python or OpenCV's dnn module, and it carries its own training (Adam on
+// softmax cross-entropy) so that `scripts/train-reader` can rebuild the committed weights from
+// the labelled photos.
 package stonenet
 
 import (
