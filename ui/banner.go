@@ -132,7 +132,7 @@ func (r *bannerRenderer) layoutRuling(v BannerView, pad float32, inner fyne.Size
 	titleSize, bodySize, hintSize := 30*scale, 34*scale, 17*min(scale, 1.5)
 	titleH := min(inner.Height*0.25, titleSize*1.32)
 	hint := tr("Tap to close")
-	hintW := fyne.MeasureText(hint, hintSize, fyne.TextStyle{}).Width + 4
+	hintW := measureText(hint, hintSize, fyne.TextStyle{}).Width + 4
 	r.hint.col = r.title.col
 	r.objs = append(r.objs, r.hint.set(hint, fyne.NewPos(pad+inner.Width-hintW, pad), fyne.NewSize(hintW, titleH), hintSize)...)
 	r.title.align = fyne.TextAlignLeading

@@ -418,7 +418,7 @@ func (r *boardRenderer) Layout(sz fyne.Size) {
 		for j, t := range r.coords[4*i : 4*i+4] {
 			t.TextSize = cs
 			t.Color = colLine
-			h := fyne.MeasureText(t.Text, cs, t.TextStyle).Height
+			h := measureText(t.Text, cs, t.TextStyle).Height
 			var pos fyne.Position
 			bw := band
 			switch j {

@@ -8,51 +8,75 @@ import (
 	"fyne.io/fyne/v2/canvas"
 )
 
+// measureText is fyne.MeasureText for the screens. A text at size 0 (a screen laid out before it
+// has a size, as the hidden ones are every second) measures as nothing here: Fyne never keeps a
+// measurement whose baseline is 0, so it would shape such a text afresh at every call, about 465
+// allocations and 20 KB each time, most of the demo game's garbage.
+func measureText(s string, size float32, style fyne.TextStyle) fyne.Size {
+	if size <= 0 {
+		return fyne.Size{}
+	}
+	return fyne.MeasureText(s, size, style)
+}
+
 // fitSize returns the largest text size not above want at which s fits in width.
 func fitSize(s string, want, width float32, style fyne.TextStyle) float32 {
 	if s == "" || width <= 0 {
 		return want
 	}
-	w := fyne.MeasureText(s, want, style).Width
+	w := measureText(s, want, style).Width
 	if w <= width {
 		return want
 	}
 	return want * width / w * 0.98
 }
 
+// wrapRef is the text size at which wrapping measures words; their widths at any other size are
+// scaled from it (see shapedSize). Fyne keeps a measurement
+// of every distinct string and size it is asked for until it has gone a minute unused, so
+// measuring every line prefix at every size textBlock tries kept about 1 MB of them alive for
+// one ruling's paragraph, the kiosk's largest growth over the demo game. Measured word by word at
+// one size, a paragraph adds only the words the kiosk had not shown before.
+const wrapRef = 100
+
+// shapedSize is the size Fyne's text shaper sets a font at for a text size: sizes are held in
+// 64ths of a pixel and the font is set at the next whole pixel size, so 19.2 and 20 measure alike.
+// Widths at whole sizes are in proportion to the size (TestWrapMeasuredIsAGreedyWrap checks this
+// against Fyne's own measure).
+func shapedSize(size float32) float32 {
+	return float32((int(float64(size)*64) + 63) >> 6)
+}
+
 // wrapLines breaks s into lines no wider than width at the given size (words longer than a line
 // stand alone).
 func wrapLines(s string, size, width float32, style fyne.TextStyle) []string {
-	var out []string
-	for _, para := range strings.Split(s, "\n") {
-		words := strings.Fields(para)
-		line := ""
-		for _, w := range words {
-			try := w
-			if line != "" {
-				try = line + " " + w
-			}
-			if line != "" && fyne.MeasureText(try, size, style).Width > width {
-				out = append(out, line)
-				line = w
-				continue
-			}
-			line = try
-		}
-		if line != "" {
-			out = append(out, line)
-		}
-	}
-	return out
+	lines, _ := wrapMeasured(s, size, width, style)
+	return lines
 }
 
-// widest is the width of the widest of lines at size.
-func widest(lines []string, size float32, style fyne.TextStyle) float32 {
-	var w float32
-	for _, l := range lines {
-		w = max(w, fyne.MeasureText(l, size, style).Width)
+// wrapMeasured is wrapLines that also returns the width of the widest line at size.
+func wrapMeasured(s string, size, width float32, style fyne.TextStyle) (lines []string, widest float32) {
+	scale := shapedSize(size) / wrapRef
+	space := measureText(" ", wrapRef, style).Width * scale
+	for _, para := range strings.Split(s, "\n") {
+		line, lineW := "", float32(0)
+		for _, w := range strings.Fields(para) {
+			ww := measureText(w, wrapRef, style).Width * scale
+			switch {
+			case line == "":
+				line, lineW = w, ww
+			case lineW+space+ww > width:
+				lines, widest = append(lines, line), max(widest, lineW)
+				line, lineW = w, ww
+			default:
+				line, lineW = line+" "+w, lineW+space+ww
+			}
+		}
+		if line != "" {
+			lines, widest = append(lines, line), max(widest, lineW)
+		}
 	}
-	return w
+	return lines, widest
 }
 
 // textBlock is a stack of canvas.Text lines drawn from a wrapped paragraph.
@@ -69,8 +93,9 @@ func (tb *textBlock) set(s string, pos fyne.Position, sz fyne.Size, maxSize floa
 	size := maxSize
 	var lines []string
 	for size > 8 {
-		lines = wrapLines(s, size, sz.Width, tb.style)
-		if float32(len(lines))*size*1.3 <= sz.Height && widest(lines, size, tb.style) <= sz.Width {
+		var w float32
+		lines, w = wrapMeasured(s, size, sz.Width, tb.style)
+		if float32(len(lines))*size*1.3 <= sz.Height && w <= sz.Width {
 			break
 		}
 		size *= 0.95
@@ -111,7 +136,7 @@ func (g *glyphRow) set(s string, pos fyne.Position, sz fyne.Size, size float32, 
 	widths := make([]float32, len(runes))
 	var total float32
 	for i, r := range runes {
-		widths[i] = fyne.MeasureText(string(r), size, style).Width
+		widths[i] = measureText(string(r), size, style).Width
 		total += widths[i]
 	}
 	x := pos.X + (sz.Width-total)/2
