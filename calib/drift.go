@@ -34,6 +34,7 @@ func Check(frame gocv.Mat, cal Calibration) (DriftReport, error) {
 	if err != nil {
 		return DriftReport{}, err
 	}
+	defer w.close()
 	return w.check(cal), nil
 }
 

@@ -9,8 +9,9 @@ import (
 )
 
 // plane is a single-channel float image held in Go memory, so the search loops run without cgo
-// calls and no Mat outlives the function that made it. A compact plane keeps 8-bit values in
-// pix8 instead (pix is nil): a quarter of the memory for a line map that is only sampled.
+// calls. A compact plane keeps 8-bit values in pix8 instead (pix is nil), viewing the bytes of
+// the Mat it was made from: a line map that is only sampled, for as long as the workImage
+// holding that Mat is open.
 type plane struct {
 	w, h int
 	pix  []float32
@@ -58,7 +59,8 @@ func (p *plane) histogram() (hist [256]int, n int) {
 }
 
 // planeFromMat copies a single-channel CV_8U or CV_32F Mat into a plane; with compact, an 8-bit
-// Mat's values stay bytes (pix8).
+// Mat's values stay bytes (pix8), not copied: the plane reads m's memory and must not be used
+// once m is closed.
 func planeFromMat(m gocv.Mat, compact bool) (plane, error) {
 	if m.Empty() || m.Channels() != 1 {
 		return plane{}, fmt.Errorf("%w: need one channel", ErrBadImage)
@@ -75,7 +77,7 @@ func planeFromMat(m gocv.Mat, compact bool) (plane, error) {
 			return plane{}, fmt.Errorf("%w: %v", ErrBadImage, err)
 		}
 		if compact {
-			p.pix8 = append([]uint8(nil), b[:w*h]...)
+			p.pix8 = b[: w*h : w*h]
 			return p, nil
 		}
 		p.pix = make([]float32, w*h)
@@ -104,6 +106,17 @@ type workImage struct {
 	lines  plane     // black-hat response, lightly blurred, in work pixels
 	gray   grayPlane // the grey work image, for reading stones (finding only; empty for drift checks)
 	segs   []segment
+	// lineMat is the line map a compact lines plane views (nil otherwise); close releases it.
+	lineMat *gocv.Mat
+}
+
+// close releases the OpenCV memory a compact line map views; the workImage must not be used
+// after. It is a no-op for a workImage whose planes are Go copies.
+func (w *workImage) close() {
+	if w.lineMat != nil {
+		w.lineMat.Close()
+		w.lineMat, w.lines = nil, plane{}
+	}
 }
 
 // defaultWorkSize is the longer side, in pixels, that frames are reduced to before finding.
@@ -129,7 +142,8 @@ type lineFilter struct {
 }
 
 // prepareWith is prepare, optionally skipping the line-segment search (drift checks only
-// sample the line map), with the line filter f.
+// sample the line map), with the line filter f. With f.compact the caller must close the
+// workImage.
 func prepareWith(img gocv.Mat, maxSide int, segments bool, f lineFilter) (*workImage, error) {
 	if img.Empty() || img.Cols() < 16 || img.Rows() < 16 {
 		return nil, fmt.Errorf("%w: %dx%d", ErrBadImage, img.Cols(), img.Rows())
@@ -182,8 +196,15 @@ func prepareWith(img gocv.Mat, maxSide int, segments bool, f lineFilter) (*workI
 	}
 	kernel := gocv.GetStructuringElement(gocv.MorphEllipse, image.Pt(k, k))
 	defer kernel.Close()
+	// A compact line map views bh's bytes (a drift check every second used to copy them: the
+	// kiosk's largest churn of Go memory), so the workImage then keeps bh until closed.
+	compact := f.compact && !segments && !f.floor
 	bh := gocv.NewMat()
-	defer bh.Close()
+	defer func() {
+		if !compact {
+			bh.Close()
+		}
+	}()
 	op := gocv.MorphBlackhat // thin dark lines
 	if f.light {
 		op = gocv.MorphTophat // thin light lines
@@ -203,8 +224,12 @@ func prepareWith(img gocv.Mat, maxSide int, segments bool, f lineFilter) (*workI
 	gray.Close()
 	gocv.GaussianBlur(bh, &bh, image.Pt(3, 3), 0.8, 0.8, gocv.BorderReplicate)
 
-	if w.lines, err = planeFromMat(bh, f.compact && !segments && !f.floor); err != nil {
+	if w.lines, err = planeFromMat(bh, compact); err != nil {
+		compact = false
 		return nil, err
+	}
+	if compact {
+		w.lineMat = &bh
 	}
 	if segments {
 		w.segs = findSegments(bh, &w.lines)
