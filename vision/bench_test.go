@@ -79,6 +79,19 @@ func hardLightFrame(tb testing.TB) (gocv.Mat, calib.Calibration) {
 	return frame, drawnCalibration(tb, 1920, 1080, 19, s.Corners)
 }
 
+// hardLightReader is the hard-light frame and a Reader for it, both closed when b ends.
+func hardLightReader(b *testing.B) (gocv.Mat, *Reader) {
+	b.Helper()
+	frame, cal := hardLightFrame(b)
+	b.Cleanup(func() { frame.Close() })
+	r, err := NewReader(cal, Params{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { r.Close() })
+	return frame, r
+}
+
 // TestHardLightFrameIsUnsure checks that the hard-light benchmark's frame still has the network
 // unsure at most of the 186 points it measured there, so that the benchmark weighs what it says.
 func TestHardLightFrameIsUnsure(t *testing.T) {
@@ -159,13 +172,7 @@ func gocvPt(x, y int) image.Point { return image.Pt(x, y) }
 // hard-light frame's network readings, without the warp, features and network around it: a
 // steadier figure of its cost than the difference of two whole reads.
 func BenchmarkWeighHardLight(b *testing.B) {
-	frame, cal := hardLightFrame(b)
-	defer frame.Close()
-	r, err := NewReader(cal, Params{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer r.Close()
+	frame, r := hardLightReader(b)
 	if _, err := r.Read(frame); err != nil {
 		b.Fatal(err)
 	}

@@ -108,13 +108,7 @@ func TestWarpMapsSurviveTheHorizon(t *testing.T) {
 // BenchmarkWarp compares the Reader's warp of the hard-light 1920x1080 frame (cv::remap through
 // the precomputed maps) with cv::warpPerspective of the same homography, which it replaced.
 func BenchmarkWarp(b *testing.B) {
-	frame, cal := hardLightFrame(b)
-	defer frame.Close()
-	r, err := NewReader(cal, Params{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer r.Close()
+	frame, r := hardLightReader(b)
 	side := r.geom.Side()
 	b.Run("remap", func(b *testing.B) {
 		b.ReportAllocs()
@@ -126,7 +120,7 @@ func BenchmarkWarp(b *testing.B) {
 	})
 	h := gocv.NewMatWithSize(3, 3, gocv.MatTypeCV64F)
 	defer h.Close()
-	m := mul3(cal.GridToImage(), [9]float64{1 / float64(r.geom.Spacing), 0, -1, 0, 1 / float64(r.geom.Spacing), -1, 0, 0, 1})
+	m := mul3(r.cal.GridToImage(), [9]float64{1 / float64(r.geom.Spacing), 0, -1, 0, 1 / float64(r.geom.Spacing), -1, 0, 0, 1})
 	for i, v := range m {
 		h.SetDoubleAt(i/3, i%3, v)
 	}
