@@ -39,7 +39,7 @@ func capture(t *testing.T, name string, content fyne.CanvasObject, sz fyne.Size)
 	return img
 }
 
-func newTestApp(t *testing.T) fyne.App {
+func newTestApp(t testing.TB) fyne.App {
 	t.Helper()
 	a := test.NewTempApp(t)
 	a.Settings().SetTheme(NewTheme())

@@ -32,11 +32,11 @@ func fitSize(s string, want, width float32, style fyne.TextStyle) float32 {
 }
 
 // wrapRef is the text size at which wrapping measures words; their widths at any other size are
-// scaled from it (see shapedSize). Fyne keeps a measurement
-// of every distinct string and size it is asked for until it has gone a minute unused, so
-// measuring every line prefix at every size textBlock tries kept about 1 MB of them alive for
-// one ruling's paragraph, the kiosk's largest growth over the demo game. Measured word by word at
-// one size, a paragraph adds only the words the kiosk had not shown before.
+// scaled from it (see shapedSize). Fyne keeps a measurement of every distinct string and size it
+// is asked for until it has gone a minute unused, so measuring every line prefix at every size
+// textBlock tries kept about 1 MB of them alive for one ruling's paragraph, the kiosk's largest
+// growth over the demo game. Measured word by word at one size, a paragraph adds only the words
+// the kiosk had not shown before.
 const wrapRef = 100
 
 // shapedSize is the size Fyne's text shaper sets a font at for a text size: sizes are held in

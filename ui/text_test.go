@@ -59,6 +59,26 @@ func TestWrapMeasuredIsAGreedyWrap(t *testing.T) {
 	}
 }
 
+// hiddenUpdate sets the view of a clock face and a board that have no size, as the kiosk does to
+// its screens not on show whenever the table changes; tick changes the clock's time.
+func hiddenUpdate(c *ClockFace, b *Board, tick int) {
+	c.SetView(SideView{Color: engine.Black, Name: "Honinbo", ToMove: true,
+		Clock: clock.Display{Side: clock.Black, Text: fmt.Sprintf("9:%02d", tick%60)}})
+	b.SetView(BoardView{Size: 19})
+}
+
+// BenchmarkHiddenScreensUpdate is the cost of one such update (the README's figure).
+func BenchmarkHiddenScreensUpdate(b *testing.B) {
+	newTestApp(b)
+	c, bd := NewClockFace(SideView{Color: engine.Black, Name: "Honinbo"}), NewBoard()
+	b.ReportAllocs()
+	tick := 0
+	for b.Loop() {
+		tick++
+		hiddenUpdate(c, bd, tick)
+	}
+}
+
 // TestHiddenScreensMeasureNothing: a clock face and a board not yet given a size (the screens not
 // on show are laid out at zero size whenever the table changes) measure their texts as nothing.
 // Fyne keeps no measurement at size 0 and shapes such a text afresh every time: 465 allocations
@@ -70,12 +90,10 @@ func TestHiddenScreensMeasureNothing(t *testing.T) {
 	}
 	c := NewClockFace(SideView{Color: engine.Black, Name: "Honinbo"})
 	b := NewBoard()
-	s := 0
+	tick := 0
 	allocs := testing.AllocsPerRun(20, func() {
-		s++
-		c.SetView(SideView{Color: engine.Black, Name: "Honinbo", ToMove: true,
-			Clock: clock.Display{Side: clock.Black, Text: fmt.Sprintf("9:%02d", s%60)}})
-		b.SetView(BoardView{Size: 19})
+		tick++
+		hiddenUpdate(c, b, tick)
 	})
 	// A few dozen for the views themselves; measuring the texts would add hundreds per glyph.
 	if allocs > 200 {
