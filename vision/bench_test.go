@@ -65,8 +65,9 @@ func BenchmarkReadHardLightPointsAlone(b *testing.B) {
 }
 
 // hardLightSeed draws a 1920x1080 19x19 scene under hard light (demo.HardLook) that the
-// committed network reads with less than 0.99 at 186 of its 361 points: of seeds 1 to 40, the
-// one with the most such points.
+// committed network reads with less than 0.99 at 128 of its 361 points: of seeds 1 to 40, the
+// one with the most such points (for the weights before those trained with pale boards too, it
+// was the same seed at 186 points).
 const hardLightSeed = 16
 
 // hardLightFrame renders the hard-light benchmark frame and its calibration from the drawn corners.
@@ -93,7 +94,7 @@ func hardLightReader(b *testing.B) (gocv.Mat, *Reader) {
 }
 
 // TestHardLightFrameIsUnsure checks that the hard-light benchmark's frame still has the network
-// unsure at most of the 186 points it measured there, so that the benchmark weighs what it says.
+// unsure at most of the 128 points it measured there, so that the benchmark weighs what it says.
 func TestHardLightFrameIsUnsure(t *testing.T) {
 	frame, cal := hardLightFrame(t)
 	defer frame.Close()
@@ -104,8 +105,8 @@ func TestHardLightFrameIsUnsure(t *testing.T) {
 			unsure++
 		}
 	}
-	if unsure < 150 {
-		t.Errorf("the network is unsure of %d points of the hard-light frame; the benchmark wants at least 150", unsure)
+	if unsure < 110 {
+		t.Errorf("the network is unsure of %d points of the hard-light frame; the benchmark wants at least 110", unsure)
 	}
 }
 

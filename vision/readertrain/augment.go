@@ -5,10 +5,12 @@ import (
 	"image"
 	"math"
 	"math/rand/v2"
+	"sort"
 
 	"gocv.io/x/gocv"
 
 	"tengen/calib"
+	"tengen/vision/observe"
 )
 
 // Augmentation is one random change of a photo that a different camera, lamp or room would
@@ -132,4 +134,113 @@ func (a Augmentation) Apply(img gocv.Mat, cal calib.Calibration, spacing float64
 		}
 	}
 	return out, nc, nil
+}
+
+// PaleBoard is a random change of the board itself, which the light and lens changes of an
+// Augmentation do not make: the wood moved toward a pale colour and its lines made fainter, as a
+// white plastic or vinyl board looks, or a pale board under a lamp, nearly as bright as the white
+// stones. The labelled photos are of wooden boards; a reader that learned only from them took the
+// empty points of such a board for white stones.
+type PaleBoard struct {
+	Strength float64    // how far the wood moves toward To (0: not at all, 1: all the way)
+	To       [3]float64 // the pale board's colour (B, G, R)
+	LineFade float64    // the lines' contrast against the board is multiplied by this
+}
+
+// RandomPaleBoard draws a pale board for about a quarter of draws, and no change otherwise.
+func RandomPaleBoard(rng *rand.Rand) PaleBoard {
+	if rng.IntN(4) != 0 {
+		return PaleBoard{}
+	}
+	s := PaleBoard{Strength: 0.6 + 0.4*rng.Float64(), LineFade: 0.35 + 0.55*rng.Float64()}
+	base := 200 + 45*rng.Float64()
+	for ch := range s.To {
+		s.To[ch] = math.Min(base*math.Exp(rng.NormFloat64()*0.04), 255)
+	}
+	return s
+}
+
+// Identity reports whether the change changes nothing.
+func (s PaleBoard) Identity() bool { return s.Strength <= 0 }
+
+// Apply returns a copy of img (BGR) with the board made pale. cal places the board; labels are
+// its points' stones in row-major order and known says which of them the labels settle: the
+// stones' discs, and every point the labels do not settle (a hand, a stone between points), keep
+// their look.
+func (s PaleBoard) Apply(img gocv.Mat, cal calib.Calibration, labels []observe.Stone, known []bool) (gocv.Mat, error) {
+	out := img.Clone()
+	if s.Identity() {
+		return out, nil
+	}
+	pix, err := out.DataPtrUint8()
+	if err != nil {
+		out.Close()
+		return gocv.Mat{}, fmt.Errorf("readertrain: %w", err)
+	}
+	s.paint(pix, out.Cols(), out.Rows(), cal, labels, known)
+	return out, nil
+}
+
+// paint moves the board's wood toward s.To and fades its lines in pix, a w x h BGR picture.
+func (s PaleBoard) paint(pix []byte, w, h int, cal calib.Calibration, labels []observe.Stone, known []bool) {
+	n := cal.Size
+	empty := func(c, r int) bool {
+		k := r*n + c
+		return c >= 0 && r >= 0 && c < n && r < n && k < len(labels) && k < len(known) && known[k] && labels[k] == observe.Empty
+	}
+	// The wood's colour: the median of the cell centres between four empty points.
+	var samples [3][]float64
+	for r := 0; r+1 < n; r++ {
+		for c := 0; c+1 < n; c++ {
+			if !empty(c, r) || !empty(c+1, r) || !empty(c, r+1) || !empty(c+1, r+1) {
+				continue
+			}
+			p := cal.GridPixel(float64(c)+0.5, float64(r)+0.5)
+			x, y := int(p.X+0.5), int(p.Y+0.5)
+			if x < 0 || y < 0 || x >= w || y >= h {
+				continue
+			}
+			for ch := 0; ch < 3; ch++ {
+				samples[ch] = append(samples[ch], float64(pix[3*(y*w+x)+ch]))
+			}
+		}
+	}
+	if len(samples[0]) < 8 {
+		return
+	}
+	var wood, gain [3]float64
+	for ch := range wood {
+		sort.Float64s(samples[ch])
+		wood[ch] = math.Max(samples[ch][len(samples[ch])/2], 8)
+		gain[ch] = s.To[ch] / wood[ch]
+	}
+	lo, hi := -0.5, float64(n)-0.5
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			g := cal.ImageToGrid(calib.Point2{X: float64(x), Y: float64(y)})
+			if !(g.X > lo-0.3 && g.X < hi+0.3 && g.Y > lo-0.3 && g.Y < hi+0.3) {
+				continue
+			}
+			// Inside the board, fading out over 0.3 spacing past its outer half cell.
+			m := math.Min(math.Min(g.X-(lo-0.3), hi+0.3-g.X), math.Min(g.Y-(lo-0.3), hi+0.3-g.Y)) / 0.3
+			m = math.Min(m, 1)
+			c, r := math.Round(g.X), math.Round(g.Y)
+			if ci, ri := int(c), int(r); ci >= 0 && ri >= 0 && ci < n && ri < n {
+				if k := ri*n + ci; k >= len(labels) || k >= len(known) || !known[k] || labels[k] != observe.Empty {
+					d := math.Hypot(g.X-c, g.Y-r)
+					m *= math.Min(math.Max((d-0.4)/0.12, 0), 1) // a stone's disc keeps its look
+				}
+			}
+			if m <= 0 {
+				continue
+			}
+			k := 3 * (y*w + x)
+			for ch := 0; ch < 3; ch++ {
+				v := float64(pix[k+ch])
+				pale := s.To[ch] - (s.To[ch]-v*gain[ch])*s.LineFade
+				v += m * s.Strength * (pale - v)
+				pix[k+ch] = uint8(math.Min(math.Max(v+0.5, 0), 255))
+			}
+		}
+	}
 }

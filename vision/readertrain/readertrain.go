@@ -194,7 +194,8 @@ func gridSpacing(c calib.Calibration) float64 {
 }
 
 // Pool holds every photo's training points: its known points as it is, and those of variants
-// randomly augmented copies of it (light, lens, noise, a smaller board, corners off). Each photo's
+// randomly augmented copies of it (light, lens, noise, a smaller board, corners off, in a quarter of
+// them a pale board). Each photo's
 // copies depend only on the seed and the photo, so every fold of an evaluation sees the same ones.
 type Pool struct {
 	sets map[*Photo]*stonenet.Set
@@ -212,12 +213,23 @@ func NewPool(photos []*Photo, variants int, seed uint64) (*Pool, error) {
 			// each seen under several augmentations) are not outweighed by drawn boards.
 			copies = 0
 		}
+		pales := rand.New(rand.NewPCG(seed^0x9a1e, hashString(p.Rel))) // apart, so rng's draws stay as they were
 		for v := 0; v <= copies; v++ {
-			a := Augmentation{Identity: true}
+			a, src, pale := Augmentation{Identity: true}, p.Img, false
 			if v > 0 {
 				a = RandomAugmentation(rng)
+				if pb := RandomPaleBoard(pales); !pb.Identity() {
+					m, err := pb.Apply(p.Img, p.Cal, p.Labels, p.Known)
+					if err != nil {
+						return nil, fmt.Errorf("readertrain: %s: %w", p.Rel, err)
+					}
+					src, pale = m, true
+				}
 			}
-			img, cal, err := a.Apply(p.Img, p.Cal, p.Spacing, rng)
+			img, cal, err := a.Apply(src, p.Cal, p.Spacing, rng)
+			if pale {
+				src.Close()
+			}
 			if err != nil {
 				continue // corners jittered out of the picture: one copy fewer
 			}

@@ -1,0 +1,93 @@
+package readertrain
+
+import (
+	"image"
+	"image/color"
+	"math"
+	"testing"
+
+	"gocv.io/x/gocv"
+
+	"tengen/calib"
+	"tengen/vision/observe"
+)
+
+// drawnBoard draws a 9x9 board seen from above: wood, dark lines, a black stone at (2,2) and a
+// white one at (6,4), everything else empty. It returns the picture, its calibration and labels.
+func drawnBoard(t *testing.T) (gocv.Mat, calib.Calibration, []observe.Stone, []bool) {
+	t.Helper()
+	const n, sp, off = 9, 30, 40
+	img := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(60, 90, 70, 0), 2*off+(n-1)*sp, 2*off+(n-1)*sp, gocv.MatTypeCV8UC3)
+	wood := color.RGBA{R: 220, G: 180, B: 120}
+	gocv.Rectangle(&img, image.Rect(off-sp, off-sp, off+n*sp, off+n*sp), wood, -1)
+	for i := 0; i < n; i++ {
+		gocv.Line(&img, image.Pt(off+i*sp, off), image.Pt(off+i*sp, off+(n-1)*sp), color.RGBA{R: 60, G: 40, B: 20}, 1)
+		gocv.Line(&img, image.Pt(off, off+i*sp), image.Pt(off+(n-1)*sp, off+i*sp), color.RGBA{R: 60, G: 40, B: 20}, 1)
+	}
+	labels, known := make([]observe.Stone, n*n), make([]bool, n*n)
+	for i := range known {
+		known[i] = true
+	}
+	gocv.Circle(&img, image.Pt(off+2*sp, off+2*sp), 14, color.RGBA{R: 25, G: 25, B: 30}, -1)
+	labels[2*n+2] = observe.Black
+	gocv.Circle(&img, image.Pt(off+6*sp, off+4*sp), 14, color.RGBA{R: 235, G: 235, B: 230}, -1)
+	labels[4*n+6] = observe.White
+	e := float64(off + (n-1)*sp)
+	cal, err := calib.FromCorners(img.Cols(), img.Rows(), n, [4]calib.Point2{{X: off, Y: off}, {X: e, Y: off}, {X: e, Y: e}, {X: off, Y: e}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return img, cal, labels, known
+}
+
+// TestPaleBoardChangesOnlyTheBoard checks a pale board on a drawn board: the wood takes the pale
+// colour and the lines keep the contrast asked, while the stones' discs and the table around the
+// board keep their look.
+func TestPaleBoardChangesOnlyTheBoard(t *testing.T) {
+	img, cal, labels, known := drawnBoard(t)
+	defer img.Close()
+	at := func(m gocv.Mat, p image.Point) [3]float64 {
+		v := m.GetVecbAt(p.Y, p.X)
+		return [3]float64{float64(v[0]), float64(v[1]), float64(v[2])}
+	}
+	white, black, table := image.Pt(220, 160), image.Pt(100, 100), image.Pt(3, 3)
+	cell, line := image.Pt(175, 145), image.Pt(160, 145) // a cell's centre, and a line beside it
+	to := [3]float64{230, 235, 240}
+	tests := []struct {
+		name         string
+		style        PaleBoard
+		wood         [3]float64 // the cell's colour after, or 0 for as before
+		fadeLo, fade float64    // the line's contrast after, as a share of before
+	}{
+		{"none", PaleBoard{}, [3]float64{}, 1, 1},
+		{"all the way, lines at half", PaleBoard{Strength: 1, To: to, LineFade: 0.5}, to, 0.35, 0.65},
+		{"all the way, lines relit with the wood", PaleBoard{Strength: 1, To: to, LineFade: 1}, to, 1.2, 1.4},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			out, err := tc.style.Apply(img, cal, labels, known)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer out.Close()
+			want := tc.wood
+			if want == ([3]float64{}) {
+				want = at(img, cell)
+			}
+			for ch := range want {
+				if got := at(out, cell)[ch]; math.Abs(got-want[ch]) > 2 {
+					t.Errorf("wood channel %d is %.0f, want %.0f", ch, got, want[ch])
+				}
+			}
+			contrast := func(m gocv.Mat) float64 { return at(m, cell)[1] - at(m, line)[1] }
+			if cb, ca := contrast(img), contrast(out); ca < tc.fadeLo*cb || ca > tc.fade*cb {
+				t.Errorf("line contrast %.0f, before %.0f: want %.2f to %.2f of it", ca, cb, tc.fadeLo, tc.fade)
+			}
+			for _, p := range []image.Point{white, black, table} {
+				if at(out, p) != at(img, p) {
+					t.Errorf("%v changed from %v to %v", p, at(img, p), at(out, p))
+				}
+			}
+		})
+	}
+}
