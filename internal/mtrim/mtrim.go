@@ -23,7 +23,7 @@ import "C"
 
 // Trim returns the free pages of every malloc arena to the system and reports whether any were
 // returned. It takes glibc's arena locks for a few milliseconds: call it now and then (the kiosk
-// does every 30 s), not per frame.
+// does every 20 s), not per frame.
 func Trim() bool {
 	return C.malloc_trim(0) == 1
 }
