@@ -184,6 +184,8 @@ func (s PaleBoard) Apply(img gocv.Mat, cal calib.Calibration, labels []observe.S
 // paint moves the board's wood toward s.To and fades its lines in pix, a w x h BGR picture.
 func (s PaleBoard) paint(pix []byte, w, h int, cal calib.Calibration, labels []observe.Stone, known []bool) {
 	n := cal.Size
+	// empty reports whether the labels settle the point (c, r) as empty: every other point (a
+	// stone, a hand, a box between points) keeps its look.
 	empty := func(c, r int) bool {
 		k := r*n + c
 		return c >= 0 && r >= 0 && c < n && r < n && k < len(labels) && k < len(known) && known[k] && labels[k] == observe.Empty
@@ -226,7 +228,7 @@ func (s PaleBoard) paint(pix []byte, w, h int, cal calib.Calibration, labels []o
 			m = math.Min(m, 1)
 			c, r := math.Round(g.X), math.Round(g.Y)
 			if ci, ri := int(c), int(r); ci >= 0 && ri >= 0 && ci < n && ri < n {
-				if k := ri*n + ci; k >= len(labels) || k >= len(known) || !known[k] || labels[k] != observe.Empty {
+				if !empty(ci, ri) {
 					d := math.Hypot(g.X-c, g.Y-r)
 					m *= math.Min(math.Max((d-0.4)/0.12, 0), 1) // a stone's disc keeps its look
 				}

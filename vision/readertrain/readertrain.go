@@ -195,8 +195,8 @@ func gridSpacing(c calib.Calibration) float64 {
 
 // Pool holds every photo's training points: its known points as it is, and those of variants
 // randomly augmented copies of it (light, lens, noise, a smaller board, corners off, in a quarter of
-// them a pale board). Each photo's
-// copies depend only on the seed and the photo, so every fold of an evaluation sees the same ones.
+// them a pale board). Each photo's copies depend only on the seed and the photo, so every fold of an
+// evaluation sees the same ones.
 type Pool struct {
 	sets map[*Photo]*stonenet.Set
 }
@@ -345,7 +345,33 @@ type Result struct {
 	Boards, Exact int // photos read, and those with no point wrong
 	Points, Wrong int // known points scored, and those read wrong
 	Covered       int // points under a hand read `?` (right)
-	Worst         []string
+	// Mistakes counts the points read wrong by their truth and their reading, each indexed by
+	// observe.Stone: which kinds of mistake a held-out source draws out of the reader.
+	Mistakes [observe.Obscured + 1][observe.Obscured + 1]int
+	Worst    []string
+}
+
+// MistakeKinds lists the kinds of mistake, most frequent first, as "truth->reading count"
+// (".->O 331" is an empty point read as a white stone 331 times).
+func (r Result) MistakeKinds() string {
+	type kind struct {
+		want, got observe.Stone
+		n         int
+	}
+	var kinds []kind
+	for want, row := range r.Mistakes {
+		for got, n := range row {
+			if n > 0 {
+				kinds = append(kinds, kind{observe.Stone(want), observe.Stone(got), n})
+			}
+		}
+	}
+	sort.SliceStable(kinds, func(i, j int) bool { return kinds[i].n > kinds[j].n })
+	parts := make([]string, len(kinds))
+	for i, k := range kinds {
+		parts[i] = fmt.Sprintf("%c->%c %d", k.want.Rune(), k.got.Rune(), k.n)
+	}
+	return strings.Join(parts, ", ")
 }
 
 // Accuracy returns the share of points read right.
@@ -403,6 +429,9 @@ func Evaluate(source string, photos []*Photo, params vision.Params, dump string)
 			res.Points++
 			if got != want {
 				wrong++
+				if want <= observe.Obscured && got <= observe.Obscured {
+					res.Mistakes[want][got]++
+				}
 				wrongAt = append(wrongAt, i)
 				if len(diffs) < 6 {
 					diffs = append(diffs, fmt.Sprintf("r%dc%d %c->%c", i/n, i%n, want.Rune(), got.Rune()))
@@ -500,6 +529,7 @@ func LeaveOneSourceOut(pool *Pool, photos []*Photo, opt Options, log func(string
 		}
 		if log != nil {
 			log(fmt.Sprintf("held out %s: learned %s | points alone %d wrong, %d exact | hand-tuned %.3f%%, %d exact (T=%.2f)", src, l, a.Wrong, a.Exact, 100*h.Accuracy(), h.Exact, net.Members[0].Temp))
+			log("    mistakes: " + l.MistakeKinds())
 			for _, w := range l.Worst {
 				log("    " + w)
 			}

@@ -79,6 +79,15 @@ func TestLeaveOneSourceOut(t *testing.T) {
 	}
 	for _, f := range folds {
 		l := f.Learned
+		kinds := 0
+		for _, row := range l.Mistakes {
+			for _, n := range row {
+				kinds += n
+			}
+		}
+		if kinds != l.Wrong {
+			t.Errorf("held-out %s: %d mistakes by kind (%s), %d points wrong", l.Source, kinds, l.MistakeKinds(), l.Wrong)
+		}
 		if floor := looFloors[l.Source]; l.Accuracy() < floor {
 			t.Errorf("held-out %s: %.3f%% of points right, below the floor %.2f%%", l.Source, 100*l.Accuracy(), 100*floor)
 		}
