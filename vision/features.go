@@ -77,6 +77,7 @@ type sampler struct {
 	cellR   []float64   // per cell: mean chromaticity r/(r+g+b)
 	cellG   []float64   // per cell: mean chromaticity g/(r+g+b)
 	blocks  [][4]uint32 // the learned reader's patch cells: sums of B, G, R, luminance per block
+	rings   [][2]int32  // the learned reader's ring samples: pixel offsets, ring by ring (ringOffsets)
 	tmp     [16]float64
 }
 
@@ -142,6 +143,7 @@ func newSampler(g canonGeom) *sampler {
 	s.cellR = make([]float64, n*n)
 	s.cellG = make([]float64, n*n)
 	s.lum = make([]uint8, int(side)*int(side))
+	s.rings = ringOffsets(g.Spacing)
 	s.ys = make([]uint8, 0, len(s.disc))
 	s.ins = make([]uint8, 0, len(s.disc))
 	return s

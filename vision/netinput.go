@@ -12,6 +12,9 @@ import (
 //     the board's, in three planes;
 //   - the hand-made features of pointFeatures (relative brightness of the disc and its inner part,
 //     colour difference, grid-line contrast and visibility, the neighbouring cells);
+//   - the point's radial profile (ring): the board's brightness on rings around the point,
+//     how sharply it changes from ring to ring and how unevenly around each ring, which show a
+//     stone's round edge and shading even where it is no brighter or darker than the board;
 //   - the frame's context: the 10th, 50th and 90th percentiles of every point's relative
 //     brightness and how clearly this frame's empty points show the grid;
 //   - how many board edges the point lies on (0, 1 or 2).
@@ -21,8 +24,9 @@ const (
 	patchPlane  = patchCells * patchCells
 	nPatch      = 3 * patchPlane
 	nHandMade   = 11
+	nRing       = 3*ringCount - 1
 	nContext    = 4
-	netInputs   = nPatch + nHandMade + nContext + 1
+	netInputs   = nPatch + nHandMade + nRing + nContext + 1
 	chromaScale = 10 // chromaticity differences are a few hundredths: scaled to about one
 )
 
@@ -73,7 +77,9 @@ func (s *sampler) netInput(pix []byte, f []pointFeatures, out []float32, ctxBuf 
 			h[8] = float32(clampF(p.LineVisOne, -2, 2))
 			h[9] = float32(clampF(p.CellRel, 0, 4))
 			h[10] = float32(clampF(p.CellChroma*chromaScale, 0, 4))
-			copy(x[nPatch+nHandMade:], ctx[:])
+			s.ring(x[nPatch+nHandMade:nPatch+nHandMade+nRing], sp*(c+1), sp*(r+1), bg,
+				c == 0, c == g.Size-1, r == 0, r == g.Size-1)
+			copy(x[nPatch+nHandMade+nRing:], ctx[:])
 			x[netInputs-1] = float32(edge)
 		}
 	}
@@ -255,4 +261,153 @@ func mirrorEdges(x []float32, left, right, top, bottom bool) int {
 		}
 	}
 	return edges
+}
+
+// ringCount is how many rings the radial profile samples.
+const ringCount = 7
+
+// ringRadii returns the radii, in spacings, of the rings the radial profile samples: from inside
+// a stone's disc (a stone is about 0.47 spacing in radius) to the board around it.
+func ringRadii() [ringCount]float64 {
+	return [ringCount]float64{0.12, 0.24, 0.34, 0.42, 0.5, 0.58, 0.68}
+}
+
+// ringDirs is how many directions each ring is sampled in. They lie between the grid lines
+// (11.25 degrees plus multiples of 22.5), so a turn or mirror of the board maps the set to itself.
+const ringDirs = 16
+
+// ringOffsets returns, for a spacing of sp pixels, where every ring sample is taken, ring by
+// ring: the offset (dx, dy) of the top-left pixel of the 2x2 block whose centre lies nearest the
+// sample's place. A block's mean has half a single pixel's sensor noise.
+func ringOffsets(sp int) [][2]int32 {
+	out := make([][2]int32, 0, ringCount*ringDirs)
+	for _, rad := range ringRadii() {
+		for d := 0; d < ringDirs; d++ {
+			a := (11.25 + 22.5*float64(d)) * math.Pi / 180
+			out = append(out, [2]int32{
+				int32(math.Round(rad*float64(sp)*math.Cos(a) - 0.5)),
+				int32(math.Round(rad*float64(sp)*math.Sin(a) - 0.5)),
+			})
+		}
+	}
+	return out
+}
+
+// ring writes the radial profile of the point at canonical pixel (cx, cy) into x (nRing values),
+// relative to the board luminance bg: each ring's median, each ring's spread (half the range of
+// its middle half: a stone lit from one side is bright on that side and shadowed on the other),
+// and the upper quartile of the absolute change from each ring to the next along each direction
+// (a stone's edge, which shows on the side its shadow or shading falls, a third of the way round
+// or more). Medians and quartiles, not means: a neighbouring stone drawn toward the point by the
+// camera's tilt, or its shadow, crosses a few directions of the outer rings and must not look
+// like a stone's edge. On an edge point, directions leading off the board are mirrored back onto
+// it, as the patch is.
+func (s *sampler) ring(x []float32, cx, cy int, bg float64, left, right, top, bottom bool) {
+	side := s.geom.Side()
+	l := s.lum
+	// Samples are 2x2 block sums (0..1020), kept as integers until the order statistics are
+	// taken: the sorting network then runs without a branch.
+	var prev, vals, steps [ringDirs]int32
+	inv := 1 / (4 * bg)
+	const nr = ringCount
+	for i := 0; i < nr; i++ {
+		for d := 0; d < ringDirs; d++ {
+			o := s.rings[i*ringDirs+d]
+			dx, dy := int(o[0]), int(o[1])
+			// A block left of the point (dx < 0) mirrors to the block as far right (-dx-1).
+			if (left && dx < 0) || (right && dx >= 0) {
+				dx = -dx - 1
+			}
+			if (top && dy < 0) || (bottom && dy >= 0) {
+				dy = -dy - 1
+			}
+			k := (cy+dy)*side + cx + dx
+			v := int32(l[k]) + int32(l[k+1]) + int32(l[k+side]) + int32(l[k+side+1])
+			st := v - prev[d]
+			steps[d] = max(st, -st)
+			prev[d], vals[d] = v, v
+		}
+		sortDirs(&vals)
+		x[i] = float32(math.Min(float64(vals[ringDirs/2-1]+vals[ringDirs/2])*inv/2, 4))
+		x[nr+i] = float32(math.Min(float64(vals[3*ringDirs/4]-vals[ringDirs/4-1])*inv/2, 2))
+		if i > 0 {
+			sortDirs(&steps)
+			x[2*nr+i-1] = float32(math.Min(float64(steps[3*ringDirs/4-1])*inv, 2))
+		}
+	}
+}
+
+// sortDirs sorts one ring's values by Batcher's odd-even merge network for 16 inputs, written
+// out (63 compare-exchanges, each a min and a max on constant indexes): no branch to mispredict,
+// several times faster than an insertion sort on these noisy values.
+func sortDirs(v *[ringDirs]int32) {
+	cx(v, 0, 1)
+	cx(v, 2, 3)
+	cx(v, 4, 5)
+	cx(v, 6, 7)
+	cx(v, 8, 9)
+	cx(v, 10, 11)
+	cx(v, 12, 13)
+	cx(v, 14, 15)
+	cx(v, 0, 2)
+	cx(v, 1, 3)
+	cx(v, 4, 6)
+	cx(v, 5, 7)
+	cx(v, 8, 10)
+	cx(v, 9, 11)
+	cx(v, 12, 14)
+	cx(v, 13, 15)
+	cx(v, 1, 2)
+	cx(v, 5, 6)
+	cx(v, 9, 10)
+	cx(v, 13, 14)
+	cx(v, 0, 4)
+	cx(v, 1, 5)
+	cx(v, 2, 6)
+	cx(v, 3, 7)
+	cx(v, 8, 12)
+	cx(v, 9, 13)
+	cx(v, 10, 14)
+	cx(v, 11, 15)
+	cx(v, 2, 4)
+	cx(v, 3, 5)
+	cx(v, 10, 12)
+	cx(v, 11, 13)
+	cx(v, 1, 2)
+	cx(v, 3, 4)
+	cx(v, 5, 6)
+	cx(v, 9, 10)
+	cx(v, 11, 12)
+	cx(v, 13, 14)
+	cx(v, 0, 8)
+	cx(v, 1, 9)
+	cx(v, 2, 10)
+	cx(v, 3, 11)
+	cx(v, 4, 12)
+	cx(v, 5, 13)
+	cx(v, 6, 14)
+	cx(v, 7, 15)
+	cx(v, 4, 8)
+	cx(v, 5, 9)
+	cx(v, 6, 10)
+	cx(v, 7, 11)
+	cx(v, 2, 4)
+	cx(v, 3, 5)
+	cx(v, 6, 8)
+	cx(v, 7, 9)
+	cx(v, 10, 12)
+	cx(v, 11, 13)
+	cx(v, 1, 2)
+	cx(v, 3, 4)
+	cx(v, 5, 6)
+	cx(v, 7, 8)
+	cx(v, 9, 10)
+	cx(v, 11, 12)
+	cx(v, 13, 14)
+}
+
+// cx orders v[i] and v[j].
+func cx(v *[ringDirs]int32, i, j int) {
+	a, b := v[i], v[j]
+	v[i], v[j] = min(a, b), max(a, b)
 }

@@ -173,11 +173,11 @@ func FuzzCommitteeUnmarshal(f *testing.F) {
 // BenchmarkForward reads one point with a network of the committed reader's shape.
 func BenchmarkForward(b *testing.B) {
 	rng := rand.New(rand.NewPCG(1, 2))
-	net, err := New([]int{124, 32, 16, Classes}, rng.Float64)
+	net, err := New([]int{144, 32, 16, Classes}, rng.Float64)
 	if err != nil {
 		b.Fatal(err)
 	}
-	x := make([]float32, 124)
+	x := make([]float32, 144)
 	for i := range x {
 		x[i] = float32(rng.NormFloat64())
 	}

@@ -61,8 +61,8 @@ func TestCompiledIsTheCommittee(t *testing.T) {
 		widths []int
 		sure   float32
 	}{
-		{"reader's shape", []int{124, 32, 16, 3}, 0.99},
-		{"reader's shape, every member", []int{124, 32, 16, 3}, 0},
+		{"reader's shape", []int{144, 32, 16, 3}, 0.99},
+		{"reader's shape, every member", []int{144, 32, 16, 3}, 0},
 		{"bands of 32 and 8", []int{30, 40, 8, 3}, 0.9},
 		{"odd inputs", []int{9, 32, 24, 3}, 0},
 		{"widths the kernel leaves to Go", []int{7, 12, 3}, 0.9},
@@ -165,7 +165,7 @@ func TestCompileRefuses(t *testing.T) {
 // shape, every member asked (Sure 0): with the vector kernel where the CPU has it, and with the
 // Go loops.
 func BenchmarkCompiledForward(b *testing.B) {
-	c := randomCommittee(b, 3, []int{124, 32, 16, Classes}, 0, 1)
+	c := randomCommittee(b, 3, []int{144, 32, 16, Classes}, 0, 1)
 	x := randomInputs(c, 1, 2)[0]
 	compiled, err := c.Compile()
 	if err != nil {
