@@ -74,10 +74,11 @@ func TestNetPermutationsAreDihedral(t *testing.T) {
 }
 
 // TestRingShowsAStoneEdge draws one canonical board (grey wood with dark grid lines) with a stone
-// exactly as bright as the wood, shaded dark on one side, and checks the radial profile: its
-// edge shows as the largest ring-to-ring change where the disc ends, and its shading as spread
-// around the ring, while an empty point shows neither; on an edge point, the rings read as on a
-// point whose board goes on beyond the edge (mirrored), not what lies off the board.
+// exactly as bright as the wood, shaded dark on a third of its side, and checks the radial
+// profile: its edge shows as the largest ring-to-ring change where the disc ends, and its
+// shading as spread around the ring, while an empty point shows neither, even with a
+// neighbour's shadow reaching into a sixth of its rings; on an edge point, the rings read as on
+// a point whose board goes on beyond the edge (mirrored), not what lies off the board.
 func TestRingShowsAStoneEdge(t *testing.T) {
 	g := canonFor(19)
 	s := newSampler(g)
@@ -143,11 +144,11 @@ func TestRingShowsAStoneEdge(t *testing.T) {
 	// The two innermost rings touch the grid lines (darker: an empty point's lines); the others
 	// fall between them.
 	if empty[0] > 0.95 || empty[1] > 0.95 {
-		t.Errorf("empty rings 0 and 1 mean %.3f and %.3f: the lines through the point do not show", empty[0], empty[1])
+		t.Errorf("empty rings 0 and 1 median %.3f and %.3f: the lines through the point do not show", empty[0], empty[1])
 	}
 	for i := 2; i < nr; i++ {
 		if math.Abs(float64(empty[i])-1) > 0.02 {
-			t.Errorf("empty ring %d mean %.3f, want the wood's 1", i, empty[i])
+			t.Errorf("empty ring %d median %.3f, want the wood's 1", i, empty[i])
 		}
 	}
 	if corner := ring(0, 0); !slices.Equal(corner, empty) {
