@@ -39,8 +39,9 @@ func Find(img gocv.Mat, opts FindOptions) (Calibration, error) {
 	// Almost every board has dark lines on a lighter surface; electronic and some painted
 	// boards have light lines on a dark one. Try the common case first, then (for a weak or
 	// missing fit) a wider line filter, which sees the lines of a blurred frame, then the same
-	// on a smoothed frame (a blurred frame is often a noisy one too), then light lines, and last
-	// dark lines with the noise floor taken off.
+	// on a smoothed frame (a blurred frame is often a noisy one too), then light lines, then dark
+	// lines with the noise floor taken off, and last the wide filter on the frame with its
+	// contrast evened out.
 	stones := &stoneFinder{} // the passes share one grey work image, so one search for stones
 	c, err := findPolarity(img, opts, lineFilter{}, stones)
 	if (err == nil && c.Confidence >= DefaultMinConfidence) || (err != nil && !errors.Is(err, ErrNoBoard)) {
@@ -77,6 +78,19 @@ func Find(img gocv.Mat, opts FindOptions) (Calibration, error) {
 	// to stand out from nothing. On 900 rendered photos this found 11 more boards (1 wrong).
 	if c4, err4 := findPolarity(img, opts, lineFilter{floor: true}, stones); err4 == nil || !errors.Is(err4, ErrNoBoard) {
 		return c4, err4
+	}
+	// And once more on the frame with its contrast evened out tile by tile, through the wide
+	// filter: a blurred board under a dim or glaring lamp whose lines stand a few levels from
+	// the wood. Evening out the contrast raises the noise and the clutter's edges as well, so
+	// only a sure fit counts here, whatever bar the caller set: on 600 rendered photos this
+	// found 4 more boards (and a fifth at 0.40), none wrong, and on 264 Roboflow photos it had
+	// also fitted a wrong grid at 0.44 (a hand over a faintly printed board).
+	c5, err5 := findPolarity(img, opts, lineFilter{equalize: true, wide: true}, stones)
+	if err5 != nil && !errors.Is(err5, ErrNoBoard) {
+		return c5, err5
+	}
+	if err5 == nil && c5.Confidence >= DefaultMinConfidence {
+		return c5, nil
 	}
 	return Calibration{}, err
 }

@@ -136,10 +136,22 @@ type lineFilter struct {
 	// floor subtracts the line map's noise floor once the segments are found (removeFloor): in a
 	// dim, noisy frame the filter's response to noise is most of a faint line's own.
 	floor bool
+	// equalize evens out the frame's contrast tile by tile (CLAHE) before the filter: a pale
+	// board under a dim lamp, or a dark one, has lines a few levels from the wood, under the
+	// segment search's least response.
+	equalize bool
 	// compact keeps the line map as bytes (a compact plane): a drift check only samples it, and
 	// every second a float copy of it was the kiosk's largest passing allocation.
 	compact bool
 }
+
+// equalizeClip and equalizeTiles set the contrast equalization of lineFilter.equalize: each of
+// equalizeTiles x equalizeTiles tiles has its histogram spread, its contrast gain capped at
+// equalizeClip.
+const (
+	equalizeClip  = 3.0
+	equalizeTiles = 8
+)
 
 // prepareWith is prepare, optionally skipping the line-segment search (drift checks only
 // sample the line map), with the line filter f. With f.compact the caller must close the
@@ -219,7 +231,16 @@ func prepareWith(img gocv.Mat, maxSide int, segments bool, f lineFilter) (*workI
 		gocv.GaussianBlur(gray, &smooth, image.Pt(0, 0), 1.2, 1.2, gocv.BorderReplicate)
 		lineSrc = smooth
 	}
+	eq := gocv.NewMat()
+	defer eq.Close()
+	if f.equalize {
+		c := gocv.NewCLAHEWithParams(equalizeClip, image.Pt(equalizeTiles, equalizeTiles))
+		c.Apply(lineSrc, &eq)
+		c.Close()
+		lineSrc = eq
+	}
 	gocv.MorphologyEx(lineSrc, &bh, op, kernel)
+	eq.Close()
 	smooth.Close()
 	gray.Close()
 	gocv.GaussianBlur(bh, &bh, image.Pt(3, 3), 0.8, 0.8, gocv.BorderReplicate)
