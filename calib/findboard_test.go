@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"gocv.io/x/gocv"
+
 	"tengen/calib"
 	"tengen/internal/shareddata"
 	"tengen/vision"
@@ -165,10 +167,7 @@ func TestFindBoardRoboflow(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		v := calib.AugVariant{Source: p.Source, InView: true, Img: img}
-		for _, b := range p.Boxes {
-			v.Stones = append(v.Stones, calib.Point2{X: b.X * float64(img.Cols()), Y: b.Y * float64(img.Rows())})
-		}
+		v := boxedVariant(p, img)
 		c, err := vision.FindBoard(img, 0, vision.Params{})
 		img.Close()
 		if err != nil {
@@ -194,6 +193,16 @@ func TestFindBoardRoboflow(t *testing.T) {
 	if !all && (found < 27 || wrong > 1) {
 		t.Errorf("found %d of %d with %d wrong; want at least 27 found and at most 1 wrong", found, n, wrong)
 	}
+}
+
+// boxedVariant is a box-labelled photo as it is, with its stone boxes' centres, so that a grid
+// found on it can be judged by them (AugVariant.Judge).
+func boxedVariant(p evalset.Photo, img gocv.Mat) calib.AugVariant {
+	v := calib.AugVariant{Source: p.Source, InView: true, Img: img}
+	for _, b := range p.Boxes {
+		v.Stones = append(v.Stones, calib.Point2{X: b.X * float64(img.Cols()), Y: b.Y * float64(img.Rows())})
+	}
+	return v
 }
 
 // TestFindLightLinesOnDarkWood: a Roboflow photo of a board with light lines on dark wood

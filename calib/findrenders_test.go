@@ -146,11 +146,7 @@ func TestFindFaintLinesEqualized(t *testing.T) {
 			if err != nil {
 				return // refused: right for a board this faint under a hand
 			}
-			v := calib.AugVariant{Source: p.Source, InView: true, Img: img}
-			for _, b := range p.Boxes {
-				v.Stones = append(v.Stones, calib.Point2{X: b.X * float64(img.Cols()), Y: b.Y * float64(img.Rows())})
-			}
-			if ok, _ := v.Judge(c); !ok {
+			if ok, _ := boxedVariant(p, img).Judge(c); !ok {
 				t.Fatalf("found a wrong %dx%d grid (confidence %.2f)", c.Size, c.Size, c.Confidence)
 			}
 			return
