@@ -40,15 +40,15 @@ func Find(img gocv.Mat, opts FindOptions) (Calibration, error) {
 	// boards have light lines on a dark one. Try the common case first, then (for a weak or
 	// missing fit) a wider line filter, which sees the lines of a blurred frame, then the same
 	// on a smoothed frame (a blurred frame is often a noisy one too), then light lines, then dark
-	// lines with the noise floor taken off, and last the wide filter on the frame with its
-	// contrast evened out.
+	// lines with the noise floor taken off, then the wide filter on the frame with its contrast
+	// evened out, and last that pass's grid judged again on another map (rescore).
 	stones := &stoneFinder{} // the passes share one grey work image, so one search for stones
-	c, err := findPolarity(img, opts, lineFilter{}, stones)
+	c, err := findPolarity(img, opts, lineFilter{}, stones, nil)
 	if (err == nil && c.Confidence >= DefaultMinConfidence) || (err != nil && !errors.Is(err, ErrNoBoard)) {
 		return c, err
 	}
 	for _, f := range [...]lineFilter{{wide: true}, {wide: true, smooth: true}} {
-		c2, err2 := findPolarity(img, opts, f, stones)
+		c2, err2 := findPolarity(img, opts, f, stones, nil)
 		if err2 != nil && !errors.Is(err2, ErrNoBoard) {
 			return c2, err2
 		}
@@ -63,7 +63,7 @@ func Find(img gocv.Mat, opts FindOptions) (Calibration, error) {
 	// dark wood between them can pass for a lattice of dark lines. A light fit replaces a dark
 	// one only when clearly better: on a crowded board both may find the same grid, and a
 	// light-lined grid is checked further in its own polarity.
-	c3, err3 := findPolarity(img, opts, lineFilter{light: true}, stones)
+	c3, err3 := findPolarity(img, opts, lineFilter{light: true}, stones, nil)
 	if err3 != nil && !errors.Is(err3, ErrNoBoard) {
 		return c3, err3
 	}
@@ -76,7 +76,7 @@ func Find(img gocv.Mat, opts FindOptions) (Calibration, error) {
 	// Last, dark lines again with the line map's noise floor taken off: in a dim, noisy frame
 	// the filter's response to noise is most of a faint line's own, so every grid's lines seem
 	// to stand out from nothing. On 900 rendered photos this found 11 more boards (1 wrong).
-	if c4, err4 := findPolarity(img, opts, lineFilter{floor: true}, stones); err4 == nil || !errors.Is(err4, ErrNoBoard) {
+	if c4, err4 := findPolarity(img, opts, lineFilter{floor: true}, stones, nil); err4 == nil || !errors.Is(err4, ErrNoBoard) {
 		return c4, err4
 	}
 	// And once more on the frame with its contrast evened out tile by tile, through the wide
@@ -85,14 +85,104 @@ func Find(img gocv.Mat, opts FindOptions) (Calibration, error) {
 	// only a sure fit counts here, whatever bar the caller set: on 600 rendered photos this
 	// found 4 more boards (and a fifth at 0.40), none wrong, and on 264 Roboflow photos it had
 	// also fitted a wrong grid at 0.44 (a hand over a faintly printed board).
-	c5, err5 := findPolarity(img, opts, lineFilter{equalize: true, wide: true}, stones)
+	var weak proposal
+	c5, err5 := findPolarity(img, opts, lineFilter{equalize: true, wide: true}, stones, &weak)
 	if err5 != nil && !errors.Is(err5, ErrNoBoard) {
 		return c5, err5
 	}
 	if err5 == nil && c5.Confidence >= DefaultMinConfidence {
 		return c5, nil
 	}
+	// Last of all, the equalized pass's grid is judged again on the line map with its noise
+	// floor taken off. Evening out the contrast raises a noisy frame's noise with its lines, so
+	// that pass can place a grid right and yet judge it weak on its own map, while the map that
+	// judges it fairly found too few segments to place it. (The other dark passes' grids are not
+	// judged again: the plain pass's map is the same map with its floor, and the noise-floor pass
+	// searched it itself. Judging them again found a wrong grid on a Roboflow photo.)
+	if c6, err6 := rescore(img, opts, weak); err6 == nil || !errors.Is(err6, ErrNoBoard) {
+		return c6, err6
+	}
 	return Calibration{}, err
+}
+
+// edgeLinesSeen reports whether all four of g's edge lines show in the line map as a seen line
+// does in confidence (seenLine of the grid's mean line evidence). A grid fitted to a lattice
+// bent by the lens, or a line off, can leave one edge line on bare wood and still explain the
+// other lines well; a grid placed in one pass's map and judged in another's must not.
+func edgeLinesSeen(lines *plane, g gridFit, cap float32) bool {
+	h, ok := gridH(g.cols, g.rows, g.corners)
+	if !ok || g.on <= 0 {
+		return false
+	}
+	r := evidenceReader{lines: lines, h: h, cap: cap, along: fineAlong}
+	lu, lv := float64(g.cols-1), float64(g.rows-1)
+	for _, e := range [...]float64{r.rowLine(0, g.cols), r.colLine(lu, g.rows), r.rowLine(lv, g.cols), r.colLine(0, g.rows)} {
+		if e < seenLine*g.on {
+			return false
+		}
+	}
+	return true
+}
+
+// proposal is a pass's best grid wholly in view, refused or not, in the frame's pixels; size 0
+// when it had none.
+type proposal struct {
+	size    int
+	corners [4]Point2
+}
+
+// rescore judges the proposal p on the line map with its noise floor taken off (refined there
+// first, by a fraction of a pixel), and returns it as Find would.
+func rescore(img gocv.Mat, opts FindOptions, p proposal) (Calibration, error) {
+	if p.size == 0 {
+		return Calibration{}, fmt.Errorf("%w: nothing to judge again", ErrNoBoard)
+	}
+	if opts.Context != nil && opts.Context.Err() != nil {
+		return Calibration{}, fmt.Errorf("calib: find: %w", opts.Context.Err())
+	}
+	w, err := prepareWith(img, opts.workSize(), true, lineFilter{floor: true})
+	if err != nil {
+		return Calibration{}, err
+	}
+	cap := lineCap(&w.lines)
+	g := gridFit{cols: p.size, rows: p.size}
+	for i, q := range p.corners {
+		g.corners[i] = Point2{(q.X+0.5)*w.sx - 0.5, (q.Y+0.5)*w.sy - 0.5}
+	}
+	g = refineGrid(&w.lines, g, cap, 1, 0.12, false)
+	if !g.inView(w.lines.w, w.lines.h) {
+		return Calibration{}, fmt.Errorf("%w: the board is not entirely in view", ErrNoBoard)
+	}
+	if !edgeLinesSeen(&w.lines, g, cap) {
+		return Calibration{}, fmt.Errorf("%w: the best grid's edge lines do not all show", ErrNoBoard)
+	}
+	// By the lines alone (no gray plane): the stones sit as well on a lattice a few whole lines
+	// off, and a grid its own pass judged weak gets no benefit of the doubt here.
+	g.conf = g.confidence(&w.lines, nil, cap)
+	c, err := w.calibration(img.Cols(), img.Rows(), g)
+	if err != nil {
+		return Calibration{}, err
+	}
+	if minConf := opts.minConfidence(); c.Confidence < minConf {
+		return Calibration{}, fmt.Errorf("%w: best grid %dx%d has confidence %.2f (< %.2f)", ErrNoBoard, g.cols, g.rows, c.Confidence, minConf)
+	}
+	return c, nil
+}
+
+// workSize is WorkSize with its default.
+func (o FindOptions) workSize() int {
+	if o.WorkSize <= 0 {
+		return defaultWorkSize
+	}
+	return o.WorkSize
+}
+
+// minConfidence is MinConfidence with its default.
+func (o FindOptions) minConfidence() float64 {
+	if o.MinConfidence == 0 {
+		return DefaultMinConfidence
+	}
+	return o.MinConfidence
 }
 
 // lightMargin is how much more confident than a weak dark-line fit a light-line fit must be to
@@ -100,12 +190,10 @@ func Find(img gocv.Mat, opts FindOptions) (Calibration, error) {
 const lightMargin = 0.1
 
 // findPolarity is Find with one line filter; stones keeps the stones' lattice between passes.
-func findPolarity(img gocv.Mat, opts FindOptions, f lineFilter, stones *stoneFinder) (Calibration, error) {
-	work := opts.WorkSize
-	if work <= 0 {
-		work = defaultWorkSize
-	}
-	w, err := prepareWith(img, work, true, f)
+//
+// When weak is not nil, it receives the grid found wholly in view, whether kept or refused.
+func findPolarity(img gocv.Mat, opts FindOptions, f lineFilter, stones *stoneFinder, weak *proposal) (Calibration, error) {
+	w, err := prepareWith(img, opts.workSize(), true, f)
 	if err != nil {
 		return Calibration{}, err
 	}
@@ -117,16 +205,16 @@ func findPolarity(img gocv.Mat, opts FindOptions, f lineFilter, stones *stoneFin
 	if err != nil {
 		return Calibration{}, err
 	}
-	minConf := opts.MinConfidence
-	if minConf == 0 {
-		minConf = DefaultMinConfidence
-	}
+	minConf := opts.minConfidence()
 	if !fit.inView(w.lines.w, w.lines.h) {
 		return Calibration{}, fmt.Errorf("%w: the board is not entirely in view", ErrNoBoard)
 	}
 	c, err := w.calibration(img.Cols(), img.Rows(), fit)
 	if err != nil {
 		return Calibration{}, err
+	}
+	if weak != nil {
+		*weak = proposal{size: fit.cols, corners: c.Corners}
 	}
 	c.LightLines = f.light
 	if c.Confidence < minConf {

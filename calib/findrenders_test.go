@@ -3,6 +3,7 @@ package calib_test
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -129,28 +130,86 @@ func TestFindFaintLinesEqualized(t *testing.T) {
 		})
 	}
 	t.Run("Roboflow 3bd8355a30ba: a hand over a faint, skewed board", func(t *testing.T) {
-		photos, err := evalset.Load(shareddata.Path(t, "vision-eval"))
+		refusedOrRight(t, "3bd8355a30ba")
+	})
+}
+
+// refusedOrRight finds the board in the Roboflow photo whose name starts with name and fails
+// if it finds a grid its stone boxes do not bear out; a refusal passes.
+func refusedOrRight(t *testing.T, name string) {
+	t.Helper()
+	photos, err := evalset.Load(shareddata.Path(t, "vision-eval"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range photos {
+		if p.Source != evalset.Roboflow || !strings.HasPrefix(filepath.Base(p.Rel), name) {
+			continue
+		}
+		img, err := imagefile.Load(p.Path)
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, p := range photos {
-			if !strings.Contains(p.Rel, "3bd8355a30ba") {
-				continue
-			}
-			img, err := imagefile.Load(p.Path)
+		defer img.Close()
+		c, err := vision.FindBoard(img, 0, vision.Params{})
+		if err != nil {
+			return
+		}
+		if ok, _ := boxedVariant(p, img).Judge(c); !ok {
+			t.Fatalf("found a wrong %dx%d grid (confidence %.2f)", c.Size, c.Size, c.Confidence)
+		}
+		return
+	}
+	t.Fatalf("photo %s is not in the shared photos", name)
+}
+
+// TestFindJudgedAgain finds rendered boards that one pass of calib.Find placed right but judged
+// weak in its own line map (the equalized pass, whose map raises the noise with the lines), and
+// which the map with its noise floor taken off bears out: scenes 131 and 256 of `render-boards
+// -n 300 -seed 777`, refused as "not entirely in view" until then, and 110 of a fresh `-seed
+// 4242`, checked after the rule was set. Two scenes must stay refused or be found right: 190 of
+// `-seed 777`, where the stones on a dark board vouched for a grid five lines off (so the second
+// judging is by the lines alone), and scene 24 of TestFindBoardRenders, a lens-bent board where
+// a grid fitted to its middle lines left an edge line on bare wood (so every edge line must show).
+// And a Roboflow photo of a crowded 13x13 board (8f20266b703d) must stay refused or be found
+// right: when every pass's grid was judged again, the plain pass's lattice at half the spacing
+// passed.
+func TestFindJudgedAgain(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: skips drawing and searching rendered photos")
+	}
+	scenes := []struct {
+		name  string
+		seed  uint64
+		opt   demo.SampleOptions
+		found bool // must be found right; otherwise refused or found right
+	}{
+		{"131 of seed 777: 19x19, noisy, faint lines", 8591216736726929226, demo.SampleOptions{Size: 19, W: 1280, H: 720, HandChance: 0.3}, true},
+		{"256 of seed 777: 19x19, blurred, glare", 14886530023518375591, demo.SampleOptions{Size: 19, W: 1280, H: 720, HandChance: 0.3}, true},
+		{"110 of seed 4242: 13x13, hard light", 6945309022735406666, demo.SampleOptions{Size: 13, W: 1024, H: 768, Hard: true, HandChance: 0.3}, true},
+		{"190 of seed 777: 19x19, dark wood", 14011957418527448184, demo.SampleOptions{Size: 19, W: 640, H: 480, HandChance: 0.3}, false},
+		{"scene 24 of TestFindBoardRenders: 19x19, lens-bent", 7024, demo.SampleOptions{Size: 19, W: 1280, H: 720, Hard: true, HandChance: 0.3}, false},
+	}
+	for _, sc := range scenes {
+		t.Run(sc.name, func(t *testing.T) {
+			s, img, err := rendertest.Frame(sc.seed, sc.opt)
 			if err != nil {
 				t.Fatal(err)
 			}
 			defer img.Close()
 			c, err := vision.FindBoard(img, 0, vision.Params{})
 			if err != nil {
-				return // refused: right for a board this faint under a hand
+				if sc.found {
+					t.Fatalf("refused: %v", err)
+				}
+				return
 			}
-			if ok, _ := boxedVariant(p, img).Judge(c); !ok {
-				t.Fatalf("found a wrong %dx%d grid (confidence %.2f)", c.Size, c.Size, c.Confidence)
+			if e := rendertest.SpacingsOff(c, s.Corners, true); c.Size != sc.opt.Size || e > 0.5 {
+				t.Fatalf("found a %dx%d grid %.2f spacings off the drawn %dx%d (confidence %.2f)", c.Size, c.Size, e, sc.opt.Size, sc.opt.Size, c.Confidence)
 			}
-			return
-		}
-		t.Fatal("photo 3bd8355a30ba is not in the shared photos")
+		})
+	}
+	t.Run("Roboflow 8f20266b703d: a crowded 13x13 board", func(t *testing.T) {
+		refusedOrRight(t, "8f20266b703d")
 	})
 }

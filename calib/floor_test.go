@@ -45,7 +45,7 @@ func TestNoisyFrameNeedsTheFloorPass(t *testing.T) {
 	defer img.Close()
 	opts := FindOptions{Size: 9}
 	for _, f := range []lineFilter{{}, {wide: true}, {wide: true, smooth: true}, {light: true}} {
-		if c, err := findPolarity(img, opts, f, &stoneFinder{}); err == nil {
+		if c, err := findPolarity(img, opts, f, &stoneFinder{}, nil); err == nil {
 			t.Errorf("filter %+v found the board (confidence %.2f): the frame no longer tests the floor pass", f, c.Confidence)
 		}
 	}

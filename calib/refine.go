@@ -43,12 +43,12 @@ func (g gridFit) confidence(lines *plane, gray *grayPlane, cap float32) float64 
 	seenC, seenR := 0, 0
 	ec, er := make([]float64, g.cols), make([]float64, g.rows)
 	for i := range ec {
-		if ec[i] = r.colLine(float64(i), g.rows); ec[i] >= 0.3*g.on {
+		if ec[i] = r.colLine(float64(i), g.rows); ec[i] >= seenLine*g.on {
 			seenC++
 		}
 	}
 	for i := range er {
-		if er[i] = r.rowLine(float64(i), g.cols); er[i] >= 0.3*g.on {
+		if er[i] = r.rowLine(float64(i), g.cols); er[i] >= seenLine*g.on {
 			seenR++
 		}
 	}
@@ -108,6 +108,9 @@ func (g gridFit) confidence(lines *plane, gray *grayPlane, cap float32) float64 
 	spread := blockSpread(&r, g.cols, g.rows)
 	return lineConf * (0.5 + 0.5*stubs) * cont * spread
 }
+
+// seenLine is the share of a grid's mean line evidence at which one of its lines counts as seen.
+const seenLine = 0.3
 
 // blockSpread is 0..1: whether the lattice is seen all over the grid. The grid is cut into 3x3
 // blocks and each block's line contrast (on its lines against half-way between them) is
