@@ -103,35 +103,48 @@ func TestFindFaintLinesEqualized(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: skips drawing and searching rendered photos")
 	}
-	scenes := []struct {
-		name string
-		seed uint64
-		opt  demo.SampleOptions
-	}{
-		{"58: 9x9, light wood, tilted", 18298649787838673150, demo.SampleOptions{Size: 9, W: 800, H: 600, HandChance: 0.3}},
-		{"85: 19x19, dark wood", 10245735401026350883, demo.SampleOptions{Size: 19, W: 1280, H: 720, HandChance: 0.3}},
-		{"184: 19x19, blurred, bent lines", 14916270261309874441, demo.SampleOptions{Size: 19, W: 1280, H: 720, HandChance: 0.3}},
-		{"231 of seed 777: 13x13, plastic", 15195889648370727238, demo.SampleOptions{Size: 13, W: 1280, H: 720, HandChance: 0.3}},
+	scenes := []renderedScene{
+		{"58: 9x9, light wood, tilted", 18298649787838673150, demo.SampleOptions{Size: 9, W: 800, H: 600, HandChance: 0.3}, true},
+		{"85: 19x19, dark wood", 10245735401026350883, demo.SampleOptions{Size: 19, W: 1280, H: 720, HandChance: 0.3}, true},
+		{"184: 19x19, blurred, bent lines", 14916270261309874441, demo.SampleOptions{Size: 19, W: 1280, H: 720, HandChance: 0.3}, true},
+		{"231 of seed 777: 13x13, plastic", 15195889648370727238, demo.SampleOptions{Size: 13, W: 1280, H: 720, HandChance: 0.3}, true},
 	}
 	for _, sc := range scenes {
-		t.Run(sc.name, func(t *testing.T) {
-			s, img, err := rendertest.Frame(sc.seed, sc.opt)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer img.Close()
-			c, err := vision.FindBoard(img, 0, vision.Params{})
-			if err != nil {
-				t.Fatalf("refused: %v", err)
-			}
-			if e := rendertest.SpacingsOff(c, s.Corners, true); c.Size != sc.opt.Size || e > 0.5 {
-				t.Fatalf("found a %dx%d grid %.2f spacings off the drawn %dx%d", c.Size, c.Size, e, sc.opt.Size, sc.opt.Size)
-			}
-		})
+		t.Run(sc.name, func(t *testing.T) { findRendered(t, sc) })
 	}
 	t.Run("Roboflow 3bd8355a30ba: a hand over a faint, skewed board", func(t *testing.T) {
 		refusedOrRight(t, "3bd8355a30ba")
 	})
+}
+
+// renderedScene is a scene of demo.RenderSample drawn again from its seed for a finding test.
+type renderedScene struct {
+	name     string
+	seed     uint64
+	opt      demo.SampleOptions
+	mustFind bool // found right; otherwise refused or found right
+}
+
+// findRendered draws sc and finds its board, which must be found within half a spacing of its
+// drawn corners, or (unless sc.mustFind) refused.
+func findRendered(t *testing.T, sc renderedScene) {
+	t.Helper()
+	opt := sc.opt
+	s, img, err := rendertest.Frame(sc.seed, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer img.Close()
+	c, err := vision.FindBoard(img, 0, vision.Params{})
+	if err != nil {
+		if sc.mustFind {
+			t.Fatalf("refused: %v", err)
+		}
+		return
+	}
+	if e := rendertest.SpacingsOff(c, s.Corners, true); c.Size != opt.Size || e > 0.5 {
+		t.Fatalf("found a %dx%d grid %.2f spacings off the drawn %dx%d (confidence %.2f)", c.Size, c.Size, e, opt.Size, opt.Size, c.Confidence)
+	}
 }
 
 // refusedOrRight finds the board in the Roboflow photo whose name starts with name and fails
@@ -178,12 +191,7 @@ func TestFindJudgedAgain(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: skips drawing and searching rendered photos")
 	}
-	scenes := []struct {
-		name  string
-		seed  uint64
-		opt   demo.SampleOptions
-		found bool // must be found right; otherwise refused or found right
-	}{
+	scenes := []renderedScene{
 		{"131 of seed 777: 19x19, noisy, faint lines", 8591216736726929226, demo.SampleOptions{Size: 19, W: 1280, H: 720, HandChance: 0.3}, true},
 		{"256 of seed 777: 19x19, blurred, glare", 14886530023518375591, demo.SampleOptions{Size: 19, W: 1280, H: 720, HandChance: 0.3}, true},
 		{"110 of seed 4242: 13x13, hard light", 6945309022735406666, demo.SampleOptions{Size: 13, W: 1024, H: 768, Hard: true, HandChance: 0.3}, true},
@@ -191,23 +199,7 @@ func TestFindJudgedAgain(t *testing.T) {
 		{"scene 24 of TestFindBoardRenders: 19x19, lens-bent", 7024, demo.SampleOptions{Size: 19, W: 1280, H: 720, Hard: true, HandChance: 0.3}, false},
 	}
 	for _, sc := range scenes {
-		t.Run(sc.name, func(t *testing.T) {
-			s, img, err := rendertest.Frame(sc.seed, sc.opt)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer img.Close()
-			c, err := vision.FindBoard(img, 0, vision.Params{})
-			if err != nil {
-				if sc.found {
-					t.Fatalf("refused: %v", err)
-				}
-				return
-			}
-			if e := rendertest.SpacingsOff(c, s.Corners, true); c.Size != sc.opt.Size || e > 0.5 {
-				t.Fatalf("found a %dx%d grid %.2f spacings off the drawn %dx%d (confidence %.2f)", c.Size, c.Size, e, sc.opt.Size, sc.opt.Size, c.Confidence)
-			}
-		})
+		t.Run(sc.name, func(t *testing.T) { findRendered(t, sc) })
 	}
 	t.Run("Roboflow 8f20266b703d: a crowded 13x13 board", func(t *testing.T) {
 		refusedOrRight(t, "8f20266b703d")
