@@ -39,33 +39,46 @@ func Find(img gocv.Mat, opts FindOptions) (Calibration, error) {
 	// Almost every board has dark lines on a lighter surface; electronic and some painted
 	// boards have light lines on a dark one. Try the common case first, then (for a weak or
 	// missing fit) a wider line filter, which sees the lines of a blurred frame, then the same
-	// on a smoothed frame (a blurred frame is often a noisy one too), then light lines, then dark
+	// on a smoothed frame (a blurred frame is often a noisy one too), then light lines through
+	// the same three filters, then dark
 	// lines with the noise floor taken off, then the wide filter on the frame with its contrast
 	// evened out, and last that pass's grid judged again on another map (rescore).
 	stones := &stoneFinder{} // the passes share one grey work image, so one search for stones
-	c, err := findPolarity(img, opts, lineFilter{}, stones, nil)
+	var dark, light, equalized passReport
+	c, err := findPolarity(img, opts, lineFilter{}, stones, &dark)
 	if (err == nil && c.Confidence >= DefaultMinConfidence) || (err != nil && !errors.Is(err, ErrNoBoard)) {
 		return c, err
 	}
-	for _, f := range [...]lineFilter{{wide: true}, {wide: true, smooth: true}} {
-		c2, err2 := findPolarity(img, opts, f, stones, nil)
-		if err2 != nil && !errors.Is(err2, ErrNoBoard) {
-			return c2, err2
-		}
-		if err2 == nil && (err != nil || c2.Confidence > c.Confidence) {
-			c, err = c2, nil
-		}
-		if err == nil && c.Confidence >= DefaultMinConfidence {
-			break
-		}
+	c2, err2 := bestPass(img, opts, []lineFilter{{wide: true}, {wide: true, smooth: true}}, stones)
+	if err2 != nil && !errors.Is(err2, ErrNoBoard) {
+		return c2, err2
+	}
+	if err2 == nil && (err != nil || c2.Confidence > c.Confidence) {
+		c, err = c2, nil
 	}
 	// Light lines, whenever the first dark pass was not sure: on a board with light lines the
 	// dark wood between them can pass for a lattice of dark lines. A light fit replaces a dark
 	// one only when clearly better: on a crowded board both may find the same grid, and a
 	// light-lined grid is checked further in its own polarity.
-	c3, err3 := findPolarity(img, opts, lineFilter{light: true}, stones, nil)
+	c3, err3 := findPolarity(img, opts, lineFilter{light: true}, stones, &light)
 	if err3 != nil && !errors.Is(err3, ErrNoBoard) {
 		return c3, err3
+	}
+	if (err3 != nil || c3.Confidence < DefaultMinConfidence) && light.segments > dark.segments {
+		// Light lines blur and break up in noise as dark ones do, so the same wider filters
+		// follow, when the frame's straight lines are more light than dark. They see more of the
+		// dark wood's own texture between light lines as well, and a weak light fit is not
+		// checked in the polarity the board may really have, so only a sure fit counts from
+		// them, whatever bar the caller set.
+		sure := opts
+		sure.MinConfidence = DefaultMinConfidence
+		cw, errw := bestPass(img, sure, []lineFilter{{light: true, wide: true}, {light: true, wide: true, smooth: true}}, stones)
+		if errw != nil && !errors.Is(errw, ErrNoBoard) {
+			return cw, errw
+		}
+		if errw == nil && (err3 != nil || cw.Confidence > c3.Confidence) {
+			c3, err3 = cw, nil
+		}
 	}
 	if err3 == nil && (err != nil || c3.Confidence > c.Confidence+lightMargin) {
 		return c3, nil
@@ -85,8 +98,7 @@ func Find(img gocv.Mat, opts FindOptions) (Calibration, error) {
 	// only a sure fit counts here, whatever bar the caller set: on 600 rendered photos this
 	// found 4 more boards (and a fifth at 0.40), none wrong, and on 264 Roboflow photos it had
 	// also fitted a wrong grid at 0.44 (a hand over a faintly printed board).
-	var weak proposal
-	c5, err5 := findPolarity(img, opts, lineFilter{equalize: true, wide: true}, stones, &weak)
+	c5, err5 := findPolarity(img, opts, lineFilter{equalize: true, wide: true}, stones, &equalized)
 	if err5 != nil && !errors.Is(err5, ErrNoBoard) {
 		return c5, err5
 	}
@@ -99,7 +111,7 @@ func Find(img gocv.Mat, opts FindOptions) (Calibration, error) {
 	// judges it fairly found too few segments to place it. (The other dark passes' grids are not
 	// judged again: the plain pass's map is the same map with its floor, and the noise-floor pass
 	// searched it itself. Judging them again found a wrong grid on a Roboflow photo.)
-	if c6, err6 := rescore(img, opts, weak); err6 == nil || !errors.Is(err6, ErrNoBoard) {
+	if c6, err6 := rescore(img, opts, equalized.grid); err6 == nil || !errors.Is(err6, ErrNoBoard) {
 		return c6, err6
 	}
 	return Calibration{}, err
@@ -124,8 +136,13 @@ func edgeLinesSeen(lines *plane, g gridFit, cap float32) bool {
 	return true
 }
 
-// proposal is a pass's best grid wholly in view, refused or not, in the frame's pixels; size 0
-// when it had none.
+// passReport is what one pass of Find saw, for the passes after it.
+type passReport struct {
+	segments int      // straight line segments found in its line map
+	grid     proposal // its grid wholly in view, kept or refused
+}
+
+// proposal is a grid in the frame's pixels; size 0 when there is none.
 type proposal struct {
 	size    int
 	corners [4]Point2
@@ -185,17 +202,39 @@ func (o FindOptions) minConfidence() float64 {
 	return o.MinConfidence
 }
 
+// bestPass runs findPolarity with each of the filters fs in turn and returns the most confident
+// fit, stopping at a sure one (DefaultMinConfidence); when none fits, the first pass's refusal.
+func bestPass(img gocv.Mat, opts FindOptions, fs []lineFilter, stones *stoneFinder) (Calibration, error) {
+	var best Calibration
+	var bestErr error
+	for i, f := range fs {
+		c, err := findPolarity(img, opts, f, stones, nil)
+		if err != nil && !errors.Is(err, ErrNoBoard) {
+			return c, err
+		}
+		if i == 0 || err == nil && (bestErr != nil || c.Confidence > best.Confidence) {
+			best, bestErr = c, err
+		}
+		if bestErr == nil && best.Confidence >= DefaultMinConfidence {
+			break
+		}
+	}
+	return best, bestErr
+}
+
 // lightMargin is how much more confident than a weak dark-line fit a light-line fit must be to
 // replace it.
 const lightMargin = 0.1
 
 // findPolarity is Find with one line filter; stones keeps the stones' lattice between passes.
-//
-// When weak is not nil, it receives the grid found wholly in view, whether kept or refused.
-func findPolarity(img gocv.Mat, opts FindOptions, f lineFilter, stones *stoneFinder, weak *proposal) (Calibration, error) {
+// When rep is not nil, it receives what the pass saw.
+func findPolarity(img gocv.Mat, opts FindOptions, f lineFilter, stones *stoneFinder, rep *passReport) (Calibration, error) {
 	w, err := prepareWith(img, opts.workSize(), true, f)
 	if err != nil {
 		return Calibration{}, err
+	}
+	if rep != nil {
+		rep.segments = len(w.segs)
 	}
 	sizes := defaultSizes[:]
 	if opts.Size != 0 {
@@ -213,8 +252,8 @@ func findPolarity(img gocv.Mat, opts FindOptions, f lineFilter, stones *stoneFin
 	if err != nil {
 		return Calibration{}, err
 	}
-	if weak != nil {
-		*weak = proposal{size: fit.cols, corners: c.Corners}
+	if rep != nil {
+		rep.grid = proposal{size: fit.cols, corners: c.Corners}
 	}
 	c.LightLines = f.light
 	if c.Confidence < minConf {
