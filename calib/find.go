@@ -40,9 +40,9 @@ func Find(img gocv.Mat, opts FindOptions) (Calibration, error) {
 	// boards have light lines on a dark one. Try the common case first, then (for a weak or
 	// missing fit) a wider line filter, which sees the lines of a blurred frame, then the same
 	// on a smoothed frame (a blurred frame is often a noisy one too), then light lines through
-	// the same three filters, then dark
-	// lines with the noise floor taken off, then the wide filter on the frame with its contrast
-	// evened out, and last that pass's grid judged again on another map (rescore).
+	// the same three filters, then dark lines with the noise floor taken off, then the wide
+	// filter on the frame with its contrast evened out, and last that pass's grid judged again
+	// on another map (rescore).
 	stones := &stoneFinder{} // the passes share one grey work image, so one search for stones
 	var dark, light, equalized passReport
 	c, err := findPolarity(img, opts, lineFilter{}, stones, &dark)
@@ -86,7 +86,7 @@ func Find(img gocv.Mat, opts FindOptions) (Calibration, error) {
 	if err == nil {
 		return c, nil
 	}
-	// Last, dark lines again with the line map's noise floor taken off: in a dim, noisy frame
+	// Then dark lines again with the line map's noise floor taken off: in a dim, noisy frame
 	// the filter's response to noise is most of a faint line's own, so every grid's lines seem
 	// to stand out from nothing. On 900 rendered photos this found 11 more boards (1 wrong).
 	if c4, err4 := findPolarity(img, opts, lineFilter{floor: true}, stones, nil); err4 == nil || !errors.Is(err4, ErrNoBoard) {
