@@ -100,18 +100,12 @@ func TestFindBoardRenders(t *testing.T) {
 // hand over a faintly printed, skewed board, where it fitted a wrong grid at 0.44, must still be
 // refused or found right by its stone boxes.
 func TestFindFaintLinesEqualized(t *testing.T) {
-	if testing.Short() {
-		t.Skip("-short: skips drawing and searching rendered photos")
-	}
-	scenes := []renderedScene{
+	findRenderedScenes(t, []renderedScene{
 		{"58: 9x9, light wood, tilted", 18298649787838673150, demo.SampleOptions{Size: 9, W: 800, H: 600, HandChance: 0.3}, true},
 		{"85: 19x19, dark wood", 10245735401026350883, demo.SampleOptions{Size: 19, W: 1280, H: 720, HandChance: 0.3}, true},
 		{"184: 19x19, blurred, bent lines", 14916270261309874441, demo.SampleOptions{Size: 19, W: 1280, H: 720, HandChance: 0.3}, true},
 		{"231 of seed 777: 13x13, plastic", 15195889648370727238, demo.SampleOptions{Size: 13, W: 1280, H: 720, HandChance: 0.3}, true},
-	}
-	for _, sc := range scenes {
-		t.Run(sc.name, func(t *testing.T) { findRendered(t, sc) })
-	}
+	})
 	t.Run("Roboflow 3bd8355a30ba: a hand over a faint, skewed board", func(t *testing.T) {
 		refusedOrRight(t, "3bd8355a30ba")
 	})
@@ -123,6 +117,17 @@ type renderedScene struct {
 	seed     uint64
 	opt      demo.SampleOptions
 	mustFind bool // found right; otherwise refused or found right
+}
+
+// findRenderedScenes runs findRendered on each scene as a subtest (none under -short).
+func findRenderedScenes(t *testing.T, scenes []renderedScene) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("-short: skips drawing and searching rendered photos")
+	}
+	for _, sc := range scenes {
+		t.Run(sc.name, func(t *testing.T) { findRendered(t, sc) })
+	}
 }
 
 // findRendered draws sc and finds its board, which must be found within half a spacing of its
@@ -188,19 +193,13 @@ func refusedOrRight(t *testing.T, name string) {
 // right: when every pass's grid was judged again, the plain pass's lattice at half the spacing
 // passed.
 func TestFindJudgedAgain(t *testing.T) {
-	if testing.Short() {
-		t.Skip("-short: skips drawing and searching rendered photos")
-	}
-	scenes := []renderedScene{
+	findRenderedScenes(t, []renderedScene{
 		{"131 of seed 777: 19x19, noisy, faint lines", 8591216736726929226, demo.SampleOptions{Size: 19, W: 1280, H: 720, HandChance: 0.3}, true},
 		{"256 of seed 777: 19x19, blurred, glare", 14886530023518375591, demo.SampleOptions{Size: 19, W: 1280, H: 720, HandChance: 0.3}, true},
 		{"110 of seed 4242: 13x13, hard light", 6945309022735406666, demo.SampleOptions{Size: 13, W: 1024, H: 768, Hard: true, HandChance: 0.3}, true},
 		{"190 of seed 777: 19x19, dark wood", 14011957418527448184, demo.SampleOptions{Size: 19, W: 640, H: 480, HandChance: 0.3}, false},
 		{"scene 24 of TestFindBoardRenders: 19x19, lens-bent", 7024, demo.SampleOptions{Size: 19, W: 1280, H: 720, Hard: true, HandChance: 0.3}, false},
-	}
-	for _, sc := range scenes {
-		t.Run(sc.name, func(t *testing.T) { findRendered(t, sc) })
-	}
+	})
 	t.Run("Roboflow 8f20266b703d: a crowded 13x13 board", func(t *testing.T) {
 		refusedOrRight(t, "8f20266b703d")
 	})
@@ -213,16 +212,10 @@ func TestFindJudgedAgain(t *testing.T) {
 // refused or be found right: without the sure bar on those filters a squashed 9x9 lattice of the
 // wood's texture was found at 0.31.
 func TestFindBlurredLightLines(t *testing.T) {
-	if testing.Short() {
-		t.Skip("-short: skips drawing and searching rendered photos")
-	}
-	scenes := []renderedScene{
+	findRenderedScenes(t, []renderedScene{
 		{"135: 19x19, dark wood, noisy", 1289513291475949855, demo.SampleOptions{Size: 19, W: 640, H: 480, HandChance: 0.3}, true},
 		{"151: 19x19, dark wood, blurred", 14046631499384307682, demo.SampleOptions{Size: 19, W: 1280, H: 720, HandChance: 0.3}, true},
 		{"212: 19x19, dark wood, blurred", 13381003327713646870, demo.SampleOptions{Size: 19, W: 1280, H: 720, HandChance: 0.3}, true},
 		{"85: 9x9, dark wood, hard light", 7843429491961726050, demo.SampleOptions{Size: 9, W: 640, H: 480, Hard: true, HandChance: 0.3}, false},
-	}
-	for _, sc := range scenes {
-		t.Run(sc.name, func(t *testing.T) { findRendered(t, sc) })
-	}
+	})
 }
