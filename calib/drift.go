@@ -42,10 +42,10 @@ func Check(frame gocv.Mat, cal Calibration) (DriftReport, error) {
 // see a shift of a quarter spacing.
 const checkWorkSize = 800
 
-// toWork maps the calibration's corners into work pixels.
-func (w *workImage) toWork(cal Calibration) [4]Point2 {
+// toWork maps corners in the frame's pixels (a calibration's) into work pixels.
+func (w *workImage) toWork(corners [4]Point2) [4]Point2 {
 	var cs [4]Point2
-	for i, p := range cal.Corners {
+	for i, p := range corners {
 		cs[i] = Point2{(p.X+0.5)*w.sx - 0.5, (p.Y+0.5)*w.sy - 0.5}
 	}
 	return cs
@@ -53,7 +53,7 @@ func (w *workImage) toWork(cal Calibration) [4]Point2 {
 
 // check is Check on a prepared frame.
 func (w *workImage) check(cal Calibration) DriftReport {
-	cs := w.toWork(cal)
+	cs := w.toWork(cal.Corners)
 	cap := lineCap(&w.lines)
 	n := cal.Size
 	on, off, _ := gridEvidence(&w.lines, n, n, cs, cap, false)

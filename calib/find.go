@@ -162,10 +162,7 @@ func rescore(img gocv.Mat, opts FindOptions, p proposal) (Calibration, error) {
 		return Calibration{}, err
 	}
 	cap := lineCap(&w.lines)
-	g := gridFit{cols: p.size, rows: p.size}
-	for i, q := range p.corners {
-		g.corners[i] = Point2{(q.X+0.5)*w.sx - 0.5, (q.Y+0.5)*w.sy - 0.5}
-	}
+	g := gridFit{cols: p.size, rows: p.size, corners: w.toWork(p.corners)}
 	g = refineGrid(&w.lines, g, cap, 1, 0.12, false)
 	if !g.inView(w.lines.w, w.lines.h) {
 		return Calibration{}, fmt.Errorf("%w: the board is not entirely in view", ErrNoBoard)
