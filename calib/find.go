@@ -41,8 +41,8 @@ func Find(img gocv.Mat, opts FindOptions) (Calibration, error) {
 	// missing fit) a wider line filter, which sees the lines of a blurred frame, then the same
 	// on a smoothed frame (a blurred frame is often a noisy one too), then light lines through
 	// the same three filters, then dark lines with the noise floor taken off, then the wide
-	// filter on the frame with its contrast evened out, and last that pass's grid judged again
-	// on another map (rescore).
+	// filter on the frame with its contrast evened out, that pass's grid judged again on
+	// another map (rescore), and last the grids the board's outline proposes (outlineGrid).
 	stones := &stoneFinder{} // the passes share one grey work image, so one search for stones
 	var dark, light, equalized passReport
 	c, err := findPolarity(img, opts, lineFilter{}, stones, &dark)
@@ -113,6 +113,14 @@ func Find(img gocv.Mat, opts FindOptions) (Calibration, error) {
 	// searched it itself. Judging them again found a wrong grid on a Roboflow photo.)
 	if c6, err6 := rescore(img, opts, equalized.grid); err6 == nil || !errors.Is(err6, ErrNoBoard) {
 		return c6, err6
+	}
+	// Last, the board's outline against the table places the grid where its lines are too
+	// faint, blurred or noisy for any pass to find their lattice (outlineGrid), judged in the
+	// plain and the smoothed wide line maps. It comes last: offered beside the lines' own
+	// candidates, a 9x9 lattice inside a 19x19 board's outline won in the plain map (0.53)
+	// before the wide pass could find the board (0.72).
+	if c7, err7 := bestPassWith(img, opts, []lineFilter{{}, {wide: true, smooth: true}}, stones, outlineGrid); err7 == nil || !errors.Is(err7, ErrNoBoard) {
+		return c7, err7
 	}
 	return Calibration{}, err
 }
@@ -202,10 +210,15 @@ func (o FindOptions) minConfidence() float64 {
 // bestPass runs findPolarity with each of the filters fs in turn and returns the most confident
 // fit, stopping at a sure one (DefaultMinConfidence); when none fits, the first pass's refusal.
 func bestPass(img gocv.Mat, opts FindOptions, fs []lineFilter, stones *stoneFinder) (Calibration, error) {
+	return bestPassWith(img, opts, fs, stones, findGrid)
+}
+
+// bestPassWith is bestPass with the grid search of its choice.
+func bestPassWith(img gocv.Mat, opts FindOptions, fs []lineFilter, stones *stoneFinder, search gridSearch) (Calibration, error) {
 	var best Calibration
 	var bestErr error
 	for i, f := range fs {
-		c, err := findPolarity(img, opts, f, stones, nil)
+		c, err := findWith(img, opts, f, stones, nil, search)
 		if err != nil && !errors.Is(err, ErrNoBoard) {
 			return c, err
 		}
@@ -226,6 +239,14 @@ const lightMargin = 0.1
 // findPolarity is Find with one line filter; stones keeps the stones' lattice between passes.
 // When rep is not nil, it receives what the pass saw.
 func findPolarity(img gocv.Mat, opts FindOptions, f lineFilter, stones *stoneFinder, rep *passReport) (Calibration, error) {
+	return findWith(img, opts, f, stones, rep, findGrid)
+}
+
+// gridSearch places the best grid of one of sizes in a prepared frame (findGrid, outlineGrid).
+type gridSearch func(ctx context.Context, w *workImage, sizes []int, stones *stoneFinder) (gridFit, error)
+
+// findWith is findPolarity with the grid search of its choice.
+func findWith(img gocv.Mat, opts FindOptions, f lineFilter, stones *stoneFinder, rep *passReport, search gridSearch) (Calibration, error) {
 	w, err := prepareWith(img, opts.workSize(), true, f)
 	if err != nil {
 		return Calibration{}, err
@@ -237,7 +258,7 @@ func findPolarity(img gocv.Mat, opts FindOptions, f lineFilter, stones *stoneFin
 	if opts.Size != 0 {
 		sizes = []int{opts.Size}
 	}
-	fit, err := findGrid(opts.Context, w, sizes, stones)
+	fit, err := search(opts.Context, w, sizes, stones)
 	if err != nil {
 		return Calibration{}, err
 	}

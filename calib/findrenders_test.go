@@ -219,3 +219,15 @@ func TestFindBlurredLightLines(t *testing.T) {
 		{"85: 9x9, dark wood, hard light", 7843429491961726050, demo.SampleOptions{Size: 9, W: 640, H: 480, Hard: true, HandChance: 0.3}, false},
 	})
 }
+
+// TestFindByOutline runs rendered boards whose lines the line search could not turn into a
+// lattice (too faint, blurred or noisy at their size), though the drawn grid scores 0.49 to
+// 0.76 in the passes' line maps: the board's outline against the table places them
+// (outlineCandidates). Scenes of `render-boards -seed 4242`; each fails without the outline.
+func TestFindByOutline(t *testing.T) {
+	findRenderedScenes(t, []renderedScene{
+		{"22: 13x13 plastic board on a green cloth, blurred", 6045988334723920608, demo.SampleOptions{Size: 13, W: 1280, H: 720, HandChance: 0.3}, true},
+		{"222: 19x19 on a blue cloth, small and noisy", 7330720542247102855, demo.SampleOptions{Size: 19, W: 640, H: 480, HandChance: 0.3}, true},
+		{"255: 19x19, glass stones", 915541268592011591, demo.SampleOptions{Size: 19, W: 800, H: 600, HandChance: 0.3}, true},
+	})
+}
