@@ -80,7 +80,7 @@ func boardOutlines(g *grayPlane) [][4]Point2 {
 	blur := gocv.NewMat()
 	defer blur.Close()
 	gocv.GaussianBlur(src, &blur, image.Pt(5, 5), 0, 0, gocv.BorderDefault)
-	med := float32(medianByte(g.pix))
+	med := float32(byteRank(g.pix, (len(g.pix)+1)/2)) // the median
 	edges := gocv.NewMat()
 	defer edges.Close()
 	gocv.Canny(blur, &edges, max(10, 0.66*med), max(30, 1.33*med))
@@ -173,19 +173,4 @@ func polygonArea(p []image.Point) float64 {
 		a += float64(p[i].X*p[j].Y - p[j].X*p[i].Y)
 	}
 	return math.Abs(a) / 2
-}
-
-// medianByte is the median of a non-empty byte slice.
-func medianByte(b []uint8) uint8 {
-	var hist [256]int
-	for _, v := range b {
-		hist[v]++
-	}
-	acc := 0
-	for v, n := range hist {
-		if acc += n; 2*acc >= len(b) {
-			return uint8(v)
-		}
-	}
-	return 255
 }

@@ -145,14 +145,20 @@ func fillSmallHoles(mask gocv.Mat, maxArea int) {
 
 // frameLevel is the brightness most of a grey frame stays under: its 60th percentile.
 func frameLevel(pix []uint8) float64 {
+	return float64(byteRank(pix, len(pix)*6/10))
+}
+
+// byteRank is the least value v such that at least count of pix are v or less (255 when
+// count exceeds len(pix)).
+func byteRank(pix []uint8, count int) uint8 {
 	var hist [256]int
 	for _, v := range pix {
 		hist[v]++
 	}
 	n := 0
 	for v, c := range hist {
-		if n += c; n >= len(pix)*6/10 {
-			return float64(v)
+		if n += c; n >= count {
+			return uint8(v)
 		}
 	}
 	return 255
