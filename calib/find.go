@@ -653,18 +653,25 @@ func snapToSize(lines *plane, g gridFit, sizes []int, cap float32) (gridFit, boo
 		return gridFit{}, false
 	}
 	var cands []gridFit
+	big := slices.Max(sizes)
 	for _, s := range sizes {
 		dc, dr := s-g.cols, s-g.rows
 		// Stones along an edge can hide a few lines from growGrid; accept up to 6 missing
 		// lines on one axis when the other axis is close.
-		if min(abs(dc), abs(dr)) > 2 || max(abs(dc), abs(dr)) > 6 {
+		if min(max(dc, 0), max(dr, 0)) > 2 || max(dc, dr) > 6 {
 			continue
 		}
-		// growGrid only adds lines it has seen: a board has at least that many (one may be a
-		// frame line or the board's edge, so allow one less). A lattice grown past the largest
-		// size (a blurred frame shows a frame line and the edge on one side, or both sides'
-		// edges) may lose up to three.
-		if s < max(g.cols, g.rows)-1 && (max(g.cols, g.rows) <= slices.Max(sizes) || s < max(g.cols, g.rows)-3) {
+		if max(g.cols, g.rows) > big {
+			// A lattice grown past the largest size (a blurred frame shows a frame line and the
+			// edge; stones in a bowl or a score sheet's ruled lines beside the board can continue
+			// its lattice at its spacing) is that size, placed anywhere in it: a smaller board
+			// inside it would be a part of the board.
+			if s != big {
+				continue
+			}
+		} else if min(abs(dc), abs(dr)) > 2 || max(abs(dc), abs(dr)) > 6 || s < max(g.cols, g.rows)-1 {
+			// growGrid only adds lines it has seen: a board has at least that many (one may be
+			// a frame line or the board's edge, so allow one less).
 			continue
 		}
 		// Split each axis change between the two sides in every way, and also try the lattice

@@ -88,8 +88,8 @@ const (
 // choose among 9, 13 and 19), then CheckGrid. A fit the finder is unsure of (often one line off,
 // which CheckGrid corrects) is kept when, on the corrected grid, enough points show their
 // grid-line cross clearly (linedEnough) or, on a crowded board, nearly every point shows its
-// lines or holds a stone read surely (vouchedEnough); otherwise it fails with an error wrapping
-// calib.ErrNoBoard.
+// lines or holds a stone read surely (vouchedEnough); otherwise the board is searched for again at
+// the sure bar, and failing that it fails with an error wrapping calib.ErrNoBoard.
 func FindBoard(img gocv.Mat, size int, p Params) (calib.Calibration, error) {
 	c, err := calib.Find(img, calib.FindOptions{Size: size, MinConfidence: LowMinConfidence})
 	if err != nil {
@@ -106,6 +106,13 @@ func FindBoard(img gocv.Mat, size int, p Params) (calib.Calibration, error) {
 	}
 	sure := sureStones(img, c, p)
 	if !vouchedEnough(lined, sure, c.Size*c.Size) {
+		// calib.Find ends at the first pass whose fit clears the low bar, so the passes after it
+		// never looked: searched again at the sure bar, one of them may find the board surely
+		// (a blurred board whose smoothed pass fitted it at 0.40, refused here, and its
+		// equalized pass at 0.60).
+		if s, err := calib.Find(img, calib.FindOptions{Size: size, MinConfidence: StillMinConfidence}); err == nil {
+			return s, nil
+		}
 		return calib.Calibration{}, fmt.Errorf("vision: %w: the best grid (confidence %.2f) shows its lines on only %d of %d points (%d read empty, %d sure stones)",
 			calib.ErrNoBoard, c.Confidence, max(lined, 0), c.Size*c.Size, empty, sure)
 	}
