@@ -656,17 +656,14 @@ func snapToSize(lines *plane, g gridFit, sizes []int, cap float32) (gridFit, boo
 	big := slices.Max(sizes)
 	for _, s := range sizes {
 		dc, dr := s-g.cols, s-g.rows
-		// Stones along an edge can hide a few lines from growGrid; accept up to 6 missing
-		// lines on one axis when the other axis is close.
-		if min(max(dc, 0), max(dr, 0)) > 2 || max(dc, dr) > 6 {
-			continue
-		}
+		// Stones along an edge can hide a few lines from growGrid: up to 6 lines may be missing
+		// on one axis when the other axis is close.
 		if max(g.cols, g.rows) > big {
 			// A lattice grown past the largest size (a blurred frame shows a frame line and the
 			// edge; stones in a bowl or a score sheet's ruled lines beside the board can continue
 			// its lattice at its spacing) is that size, placed anywhere in it: a smaller board
 			// inside it would be a part of the board.
-			if s != big {
+			if s != big || min(max(dc, 0), max(dr, 0)) > 2 || max(dc, dr) > 6 {
 				continue
 			}
 		} else if min(abs(dc), abs(dr)) > 2 || max(abs(dc), abs(dr)) > 6 || s < max(g.cols, g.rows)-1 {
