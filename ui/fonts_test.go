@@ -16,10 +16,12 @@ import (
 	"unicode"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/theme"
 	"github.com/go-text/typesetting/font"
 	"github.com/go-text/typesetting/fontscan"
 	"github.com/go-text/typesetting/language"
 
+	"tengen/internal/fonttrim"
 	"tengen/internal/testenv"
 )
 
@@ -121,6 +123,59 @@ func TestThemeFontsCoverEveryString(t *testing.T) {
 		"bold italic": {Bold: true, Italic: true}, "monospace": {Monospace: true}}
 	for name, style := range styles {
 		checkCoverage(t, name, th.Font(style), runes)
+	}
+	// The kiosk draws with the regular and bold fonts trimmed to screenRune (TrimThemeFonts).
+	for name, style := range map[string]fyne.TextStyle{"trimmed regular": {}, "trimmed bold": {Bold: true}} {
+		b, err := fonttrim.Trim(th.Font(style).Content(), screenRune)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		checkCoverage(t, name, fyne.NewStaticResource(name, b), runes)
+	}
+}
+
+// trimFontsChild makes the test binary run TestTrimThemeFonts's checks in a process of its own,
+// since TrimThemeFonts changes Fyne's built-in fonts for the whole process.
+const trimFontsChild = "TENGEN_TRIM_FONTS_CHILD"
+
+// TestTrimThemeFonts checks that the built-in regular and bold fonts become smaller, still parse,
+// map what the screens show and no longer map a Greek letter.
+func TestTrimThemeFonts(t *testing.T) {
+	if os.Getenv(trimFontsChild) != "1" {
+		testenv.SelfExec(t)
+		exe, err := os.Executable()
+		if err != nil {
+			t.Fatal(err)
+		}
+		cmd := exec.Command(exe, "-test.run=^TestTrimThemeFonts$", "-test.v")
+		cmd.Env = append(os.Environ(), trimFontsChild+"=1")
+		out, err := cmd.CombinedOutput()
+		if err != nil || !bytes.Contains(out, []byte("--- PASS: TestTrimThemeFonts")) {
+			t.Fatalf("child process: %v\n%s", err, out)
+		}
+		return
+	}
+	res := []fyne.Resource{theme.DefaultTextFont(), theme.DefaultTextBoldFont()}
+	before := []int{len(res[0].Content()), len(res[1].Content())}
+	if err := TrimThemeFonts(); err != nil {
+		t.Fatal(err)
+	}
+	for i, r := range res {
+		if n := len(r.Content()); n >= before[i]*3/4 {
+			t.Errorf("%s: %d bytes after trimming, %d before", r.Name(), n, before[i])
+		}
+		face, err := font.ParseTTF(bytes.NewReader(r.Content()))
+		if err != nil {
+			t.Fatalf("%s: %v", r.Name(), err)
+		}
+		for _, c := range "Aaž€Жё—…•" {
+			if _, ok := face.NominalGlyph(c); !ok {
+				t.Errorf("%s: %q is missing", r.Name(), c)
+			}
+		}
+		if _, ok := face.NominalGlyph('λ'); ok {
+			t.Errorf("%s: 'λ' is still mapped", r.Name())
+		}
 	}
 }
 

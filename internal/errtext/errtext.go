@@ -11,9 +11,9 @@ import "strings"
 // package of the module is here.
 var prefixes = []string{
 	"benchcpu", "brokerconf", "calib", "capture", "clock", "config", "dashboard", "demo", "doctor",
-	"engine", "errtext", "evalset", "framepipe", "gotha", "gpio", "gpiocdev", "gtp", "halltest", "homography",
+	"engine", "errtext", "evalset", "fonttrim", "framepipe", "gomem", "gotha", "gpio", "gpiocdev", "gtp", "halltest", "homography",
 	"hoshi", "imagefile", "infer", "journal", "link", "locale", "localeenv", "mtrim", "observe",
-	"publish", "readertrain", "record", "referee", "rendertest", "replay", "saidscan", "sdnotify", "sgf",
+	"publish", "readertrain", "record", "referee", "rendertest", "replay", "saidscan", "sdnotify", "sfnt", "sgf",
 	"shapefont", "shareddata", "station", "stonenet", "systemd", "testenv", "ui", "vision", "wire",
 	"xwd",
 }

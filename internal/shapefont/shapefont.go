@@ -16,6 +16,8 @@ import (
 	"bytes"
 	"encoding/binary"
 	"math"
+
+	"tengen/internal/sfnt"
 )
 
 // The runes that draw each shape (in the Private Use Area, so they never collide with text).
@@ -159,16 +161,16 @@ func Build() []byte {
 		uint16(0), uint16(0), uint16(2), uint16(0), uint16(0), uint16(0), uint16(0), uint16(0),
 		uint16(0), uint16(0), uint16(0))
 
-	tables := []table{
-		{"cmap", cmap(runes)},
-		{"glyf", glyf.Bytes()},
-		{"head", head.Bytes()},
-		{"hhea", hhea.Bytes()},
-		{"hmtx", hmtx.Bytes()},
-		{"loca", loca.Bytes()},
-		{"maxp", maxp.Bytes()},
+	tables := []sfnt.Table{
+		{Tag: "cmap", Data: cmap(runes)},
+		{Tag: "glyf", Data: glyf.Bytes()},
+		{Tag: "head", Data: head.Bytes()},
+		{Tag: "hhea", Data: hhea.Bytes()},
+		{Tag: "hmtx", Data: hmtx.Bytes()},
+		{Tag: "loca", Data: loca.Bytes()},
+		{Tag: "maxp", Data: maxp.Bytes()},
 	}
-	return assemble(tables)
+	return sfnt.Assemble(tables)
 }
 
 // encodeGlyph appends g in the glyf format (4-byte aligned) and returns its left side bearing.
@@ -256,55 +258,6 @@ func cmap(runes []rune) []byte {
 	be(out, uint16(0), uint16(1), uint16(3), uint16(1), uint32(12))
 	out.Write(sub.Bytes())
 	return out.Bytes()
-}
-
-// table is one font table and its tag.
-type table struct {
-	tag  string
-	data []byte
-}
-
-// assemble writes the table directory and the tables (sorted by tag, 4-byte aligned) and sets the
-// head table's checksum adjustment.
-func assemble(tables []table) []byte {
-	n := len(tables)
-	search, sel := 1, 0
-	for search*2 <= n {
-		search *= 2
-		sel++
-	}
-	out := new(bytes.Buffer)
-	be(out, uint32(0x00010000), uint16(n), uint16(16*search), uint16(sel), uint16(16*(n-search)))
-	offset := 12 + 16*n
-	headAt := 0
-	for _, t := range tables {
-		out.WriteString(t.tag)
-		if t.tag == "head" {
-			headAt = offset
-		}
-		be(out, checksum(t.data), uint32(offset), uint32(len(t.data)))
-		offset += (len(t.data) + 3) &^ 3
-	}
-	for _, t := range tables {
-		out.Write(t.data)
-		for out.Len()%4 != 0 {
-			out.WriteByte(0)
-		}
-	}
-	font := out.Bytes()
-	binary.BigEndian.PutUint32(font[headAt+8:], 0xB1B0AFBA-checksum(font))
-	return font
-}
-
-// checksum is the TrueType table checksum: the sum of the data as big-endian 32-bit words.
-func checksum(b []byte) uint32 {
-	var sum uint32
-	for i := 0; i < len(b); i += 4 {
-		var w [4]byte
-		copy(w[:], b[i:])
-		sum += binary.BigEndian.Uint32(w[:])
-	}
-	return sum
 }
 
 // be appends values in big-endian order.

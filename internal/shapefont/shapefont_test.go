@@ -9,6 +9,8 @@ import (
 
 	"github.com/go-text/render"
 	"github.com/go-text/typesetting/font"
+
+	"tengen/internal/sfnt"
 )
 
 func parse(t *testing.T) *font.Face {
@@ -138,7 +140,7 @@ func TestBuildIsStable(t *testing.T) {
 
 func TestChecksum(t *testing.T) {
 	f := Build()
-	if s := checksum(f); s != 0xB1B0AFBA {
+	if s := sfnt.Checksum(f); s != 0xB1B0AFBA {
 		t.Errorf("whole-font checksum %#x, want 0xB1B0AFBA (the head table's adjustment is wrong)", s)
 	}
 }
