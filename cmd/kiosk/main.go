@@ -69,6 +69,11 @@ func main() {
 	// Nothing in the kiosk profiles memory. Left at its default, the runtime samples allocations
 	// and keeps their call stacks for the life of the process: 1.4 MB by the time the demo is idle.
 	runtime.MemProfileRate = 0
+	if len(os.Args) > 1 && os.Args[1] == "run" {
+		if err := withFyneCache(); err != nil {
+			fmt.Fprintln(os.Stderr, "kiosk: keeping Fyne's own cache lifetime:", err)
+		}
+	}
 	os.Exit(dispatch(os.Args[1:], os.Stdout, os.Stderr))
 }
 
