@@ -2,8 +2,8 @@
 // chosen set of characters can reach.
 //
 // Fyne parses every outline of a font when it first draws text in it (go-text keeps each glyph's
-// points as Go values), about 1 MB for the theme's Noto Sans, most of it for scripts the kiosk never
-// shows: Greek, Vietnamese, IPA, the rarer Cyrillic and Latin letters. A trimmed font has the same
+// points as Go values), about 1.5 MB for each style of the theme's Noto Sans, much of it for
+// scripts a screen may never show (Greek, IPA, the rarer extensions of Latin and Cyrillic). A trimmed font has the same
 // glyph numbers, metrics and layout tables, so the kept characters shape and draw exactly as before;
 // the other glyphs' outlines are empty and their characters are no longer in the character map, so
 // a renderer shows its replacement mark for them as for any character the font lacks.
@@ -129,6 +129,9 @@ func closeOverSubstitutions(kept []bool, gsub font.GSUB) {
 		for _, lk := range gsub.Lookups {
 			for _, st := range lk.Subtables {
 				cov := st.Cov()
+				if cov == nil {
+					continue
+				}
 				for g := range kept {
 					if !kept[g] {
 						continue
