@@ -7,7 +7,6 @@ import (
 	"go/parser"
 	"go/token"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -34,14 +33,8 @@ func TestThemeFontsOnly(t *testing.T) {
 		themeFontsOnlyChild(t)
 		return
 	}
-	testenv.SelfExec(t)
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(exe, "-test.run=^TestThemeFontsOnly$", "-test.v")
-	cmd.Env = append(os.Environ(), themeFontsChild+"=1", "HOME=/home/fonts-test", "XDG_CACHE_HOME=/tmp/fonts-test")
-	out, err := cmd.CombinedOutput()
+	out, err := testenv.RunAlone(t, "TestThemeFontsOnly",
+		append(os.Environ(), themeFontsChild+"=1", "HOME=/home/fonts-test", "XDG_CACHE_HOME=/tmp/fonts-test"))
 	if err != nil || !bytes.Contains(out, []byte("--- PASS: TestThemeFontsOnly")) {
 		t.Fatalf("child process: %v\n%s", err, out)
 	}
@@ -142,14 +135,7 @@ const trimFontsChild = "TENGEN_TRIM_FONTS_CHILD"
 // map what the screens show and no longer map a Greek letter.
 func TestTrimThemeFonts(t *testing.T) {
 	if os.Getenv(trimFontsChild) != "1" {
-		testenv.SelfExec(t)
-		exe, err := os.Executable()
-		if err != nil {
-			t.Fatal(err)
-		}
-		cmd := exec.Command(exe, "-test.run=^TestTrimThemeFonts$", "-test.v")
-		cmd.Env = append(os.Environ(), trimFontsChild+"=1")
-		out, err := cmd.CombinedOutput()
+		out, err := testenv.RunAlone(t, "TestTrimThemeFonts", append(os.Environ(), trimFontsChild+"=1"))
 		if err != nil || !bytes.Contains(out, []byte("--- PASS: TestTrimThemeFonts")) {
 			t.Fatalf("child process: %v\n%s", err, out)
 		}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"os"
-	"os/exec"
 	"strings"
 	"testing"
 
@@ -24,16 +23,10 @@ func TestWithFyneCache(t *testing.T) {
 		fmt.Printf("child sees %s=%q\n", fyneCacheEnv, os.Getenv(fyneCacheEnv))
 		return
 	}
-	testenv.SelfExec(t)
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
 	for _, tc := range []struct{ set, want string }{
 		{"", kioskFyneCache},
 		{"45s", "45s"},
 	} {
-		cmd := exec.Command(exe, "-test.run=^TestWithFyneCache$", "-test.v")
 		var env []string
 		for _, kv := range os.Environ() {
 			if !strings.HasPrefix(kv, fyneCacheEnv+"=") {
@@ -43,8 +36,7 @@ func TestWithFyneCache(t *testing.T) {
 		if tc.set != "" {
 			env = append(env, fyneCacheEnv+"="+tc.set)
 		}
-		cmd.Env = append(env, fyneCacheChild+"=1")
-		out, err := cmd.CombinedOutput()
+		out, err := testenv.RunAlone(t, "TestWithFyneCache", append(env, fyneCacheChild+"=1"))
 		if err != nil {
 			t.Fatalf("child: %v\n%s", err, out)
 		}

@@ -50,3 +50,19 @@ func SelfExec(tb testing.TB) {
 		Missing(tb, "the test binary cannot start itself as a child process (%v): is it a foreign-architecture binary under qemu-user?", err)
 	}
 }
+
+// RunAlone runs the test named name again in a child process of this test binary, with env as its
+// whole environment, and returns its output: for a test of something set once per process
+// (Fyne's fonts, its cache lifetime), which the other tests of the binary may already have set.
+// It calls SelfExec first, so it skips where the binary cannot start itself.
+func RunAlone(tb testing.TB, name string, env []string) ([]byte, error) {
+	tb.Helper()
+	SelfExec(tb)
+	exe, err := os.Executable()
+	if err != nil {
+		return nil, fmt.Errorf("testenv: %w", err)
+	}
+	cmd := exec.Command(exe, "-test.run=^"+name+"$", "-test.v")
+	cmd.Env = env
+	return cmd.CombinedOutput()
+}
