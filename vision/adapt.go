@@ -2,6 +2,7 @@ package vision
 
 import (
 	"math"
+	"slices"
 
 	"tengen/vision/observe"
 	"tengen/vision/stonenet"
@@ -12,14 +13,15 @@ import (
 // blue printed board). The same frame holds many points it is sure of, and a board's stones
 // look alike under one lamp. So each point the network is unsure of is also weighed by how like
 // this frame's sure empty points, black stones and white stones it looks, in the network's own
-// terms (its members' last hidden activations). A lamp lights a board unevenly (a glare pool,
-// a shadow), so a point is compared with the looks of the points near it rather than of the
-// whole board. The settings were chosen on the leave-one-source-out folds (README).
+// terms (its members' last hidden activations) and by its brightness. A lamp lights a board
+// unevenly (a glare pool, a shadow), so a point is compared with the looks of the points near it
+// rather than of the whole board. The settings were chosen on the leave-one-source-out folds
+// (README).
 const (
 	adaptUnsure  = 0.99 // a point read less sure than this is weighed against the frame; the others show what their reading looks like here
 	adaptMinSure = 4    // the fewest sure points a reading needs in a frame to be weighed
 	adaptPerKind = 24   // sure points per reading used (spread over the board): enough for a mean
-	adaptWeight  = 4    // the frame's say against the network's: log-odds per e-fold of distance
+	adaptWeight  = 5    // the frame's say against the network's: log-odds per e-fold of distance
 	adaptNear    = 0.05 // a distance (mean squared, in the frame's spreads) this small is as near as any
 	adaptFloor   = 0.01 // least variance of an activation
 	adaptRounds  = 3    // estimates of the frame's looks, each with the points weighed before
@@ -38,6 +40,19 @@ const (
 	// adaptLeast is the least weight a point brings to a reading's local look: a weighed point's
 	// unlikeliest reading adds nothing worth its cost.
 	adaptLeast = 0.02
+	// A point is described to the weighing by its hidden activations and by the log of its
+	// disc's brightness relative to the board, weighed in the distance as adaptBright
+	// activations. A network trained on other boards can take grey-white stones in a shadow
+	// for black ones in its own terms, while on the same board the two stand far apart in
+	// brightness.
+	adaptBright = 12
+	// adaptOdd marks a sure point as odd for its reading when its log brightness is further than
+	// this many deviations (the median absolute deviation, scaled to a standard deviation, at
+	// least adaptOddFloor) from the median of the frame's sure points of that reading: an odd
+	// point is weighed like an unsure one and is no example of its reading's look (the
+	// renders' grey-white stones the network is sure are black are as bright as the board).
+	adaptOdd      = 2.5
+	adaptOddFloor = 0.1
 	// adaptKeep is the share of a weighed point's probabilities left as the network gave them:
 	// held out, a point the frame makes sure of is still wrong a few times in a hundred, and the
 	// referee must see that.
@@ -104,20 +119,78 @@ type frameAdapter struct {
 	rowW  [3][]float64
 	local [3][]float64 // the local looks of the point being weighed
 	kern  [adaptReach + 1]float64
+	// dimW weighs each dimension of a point's look in the distance (its hidden activations 1,
+	// its measured inputs more), and sumW is their sum.
+	dimW []float64
+	sumW float64
+	// median and spread of the log brightness of the frame's sure points of each reading
+	// (typicalBrightness); spread is +Inf where too few show it. vals is their buffer.
+	median, spread [3]float64
+	vals           []float64
+}
+
+// measuredLook is the number of measured inputs appendMeasured adds to a point's look.
+const measuredLook = 1
+
+// appendMeasured appends a point's measured look to x: the log of its disc's brightness relative
+// to the board, from its network inputs in.
+func appendMeasured(x []float64, in []float32) []float64 {
+	return append(x, logBrightness(in))
+}
+
+// logBrightness is the log of a point's disc brightness relative to the board, from its network
+// inputs (bounded below: a disc darker than a fiftieth of the board is as dark as any).
+func logBrightness(in []float32) float64 {
+	return math.Log(math.Max(float64(in[inRel]), 0.02))
+}
+
+// oddLeast is the fewest sure points of a reading whose brightness tells what is odd for it.
+const oddLeast = 8
+
+// typicalBrightness sets fa.median and fa.spread from the frame's sure points of each reading.
+func (fa *frameAdapter) typicalBrightness(inputs []float32, probs []observe.Probs) {
+	for c := observe.Empty; c <= observe.White; c++ {
+		fa.vals = fa.vals[:0]
+		for i, p := range probs {
+			if p.Likeliest() == c && p[c] >= adaptUnsure {
+				fa.vals = append(fa.vals, logBrightness(inputs[i*netInputs:(i+1)*netInputs]))
+			}
+		}
+		if len(fa.vals) < oddLeast {
+			fa.median[c], fa.spread[c] = 0, math.Inf(1)
+			continue
+		}
+		slices.Sort(fa.vals)
+		med := fa.vals[len(fa.vals)/2]
+		for j, v := range fa.vals {
+			fa.vals[j] = math.Abs(v - med)
+		}
+		slices.Sort(fa.vals)
+		// 1.4826 scales a median absolute deviation to a normal distribution's deviation.
+		fa.median[c], fa.spread[c] = med, math.Max(1.4826*fa.vals[len(fa.vals)/2], adaptOddFloor)
+	}
+}
+
+// odd reports whether sure point i, read k, is far brighter or darker than the frame's sure
+// points of k (see adaptOdd).
+func (fa *frameAdapter) odd(inputs []float32, i int, k observe.Stone) bool {
+	lb := logBrightness(inputs[i*netInputs : (i+1)*netInputs])
+	return math.Abs(lb-fa.median[k]) > adaptOdd*fa.spread[k]
 }
 
 // adapt re-weighs the points of probs the network is unsure of by the frame's sure points
-// (see adaptUnsure). inputs are the network's inputs, NetInputs per point.
+// (see adaptUnsure), and the sure points whose brightness is odd for their reading (adaptOdd). inputs are the network's inputs, NetInputs per point.
 func (fa *frameAdapter) adapt(net hiddenModel, inputs []float32, probs []observe.Probs, buf *stonenet.Buffers) {
 	n := len(probs)
 	fa.pts, fa.unsure = fa.pts[:0], fa.unsure[:0]
+	fa.typicalBrightness(inputs, probs)
 	var sure [3]int
 	for i := 0; i < n; i++ {
 		k := probs[i].Likeliest()
 		if k > observe.White {
 			continue
 		}
-		if probs[i][k] < adaptUnsure {
+		if probs[i][k] < adaptUnsure || fa.odd(inputs, i, k) {
 			fa.pts, fa.unsure = append(fa.pts, i), append(fa.unsure, true)
 		} else {
 			sure[k]++
@@ -131,7 +204,7 @@ func (fa *frameAdapter) adapt(net hiddenModel, inputs []float32, probs []observe
 	var seen, taken [3]int
 	for i := 0; i < n; i++ {
 		k := probs[i].Likeliest()
-		if k > observe.White || probs[i][k] < adaptUnsure {
+		if k > observe.White || probs[i][k] < adaptUnsure || fa.odd(inputs, i, k) {
 			continue
 		}
 		j := seen[k]
@@ -151,13 +224,28 @@ func (fa *frameAdapter) adapt(net hiddenModel, inputs []float32, probs []observe
 		fa.feat = fa.kept.appendHidden(fa.feat, i, net, inputs, buf)
 	}
 	m := len(fa.pts)
-	d := len(fa.feat) / m
-	if d == 0 {
+	dh := len(fa.feat) / m
+	if dh == 0 {
 		return
 	}
 	fa.x = fa.x[:0]
-	for _, v := range fa.feat {
-		fa.x = append(fa.x, float64(v))
+	for e, i := range fa.pts {
+		for _, v := range fa.feat[e*dh : (e+1)*dh] {
+			fa.x = append(fa.x, float64(v))
+		}
+		fa.x = appendMeasured(fa.x, inputs[i*netInputs:(i+1)*netInputs])
+	}
+	d := dh + measuredLook
+	if len(fa.dimW) != d {
+		fa.dimW = make([]float64, d)
+		for j := range fa.dimW {
+			fa.dimW[j] = 1
+		}
+		fa.dimW[dh] = adaptBright
+		fa.sumW = 0
+		for _, w := range fa.dimW {
+			fa.sumW += w
+		}
 	}
 	fa.orig = fa.orig[:0]
 	for _, i := range fa.pts {
@@ -391,9 +479,9 @@ func (fa *frameAdapter) weigh(p observe.Probs, x []float64, cnt [3]float64) [3]f
 		s := 0.0
 		for j, v := range x {
 			dv := v - fa.local[c][j]
-			s += dv * dv / fa.vr[j]
+			s += fa.dimW[j] * dv * dv / fa.vr[j]
 		}
-		dist[t] = s / float64(len(x))
+		dist[t] = s / fa.sumW
 		l[t] = math.Log(math.Max(float64(p[c]), 1e-6))
 	}
 	// The frame's say is the log of the ratio of the distances, not their difference: a point

@@ -241,7 +241,7 @@ func TestAdaptToFrameBoundsUnsureSay(t *testing.T) {
 	var fa frameAdapter
 	fa.adapt(twoDims{}, inputs, probs, &stonenet.Buffers{})
 	want := 4 - (4-2.5)*adaptShare/(1+adaptShare) - 0.05
-	for j, v := range fa.mean[observe.White] {
+	for j, v := range fa.mean[observe.White][:2] { // the two "hidden activations"; the measured look is all alike
 		if v < want || v > 3.9 {
 			t.Errorf("the frame's white look in dimension %d is %.2f: want it pulled from 4 toward the weighed points at 2.5, to no less than %.2f", j, v, want)
 		}
@@ -253,3 +253,54 @@ var (
 	_ hiddenModel = (*stonenet.Net)(nil)
 	_ hiddenModel = (*stonenet.Committee)(nil)
 )
+
+// TestAdaptToFrameByBrightness checks the brightness in a point's look and the odd sure points: on
+// a board of dark black stones and bright white ones, grey-white stones that the network is sure
+// are black (their activations halfway between the two looks) are as bright as the board, far
+// brighter than this frame's black stones: they are weighed although sure, and read white. A
+// black stone with a glare spot, brighter than the others but black in the network's terms, stays
+// black.
+func TestAdaptToFrameByBrightness(t *testing.T) {
+	const side = 19
+	rng := rand.New(rand.NewPCG(8, 9))
+	inputs := make([]float32, side*side*netInputs)
+	probs := make([]observe.Probs, side*side)
+	type look struct {
+		at  [2]float32
+		rel float32
+	}
+	looks := [3]look{{[2]float32{0, 0}, 1.0}, {[2]float32{4, 0}, 0.08}, {[2]float32{0, 4}, 1.8}}
+	grey := map[int]bool{}
+	for len(grey) < 12 {
+		grey[rng.IntN(side*side)] = true
+	}
+	glare := -1
+	for i := range probs {
+		k := rng.IntN(3)
+		l := looks[k]
+		probs[i] = observe.Probs{0.0025, 0.0025, 0.0025, 0}
+		probs[i][k] = 0.995
+		switch {
+		case grey[i]:
+			l = look{[2]float32{2, 2}, 0.9}
+			probs[i] = observe.Probs{0.0002, 0.999, 0.0008, 0}
+		case glare < 0 && k == int(observe.Black):
+			glare = i
+			l.rel = 0.3
+			probs[i] = observe.Probs{0.0002, 0.999, 0.0008, 0}
+		}
+		inputs[i*netInputs] = l.at[0] + float32(rng.NormFloat64()*0.3)
+		inputs[i*netInputs+1] = l.at[1] + float32(rng.NormFloat64()*0.3)
+		inputs[i*netInputs+inRel] = l.rel * float32(1+rng.NormFloat64()*0.05)
+	}
+	var fa frameAdapter
+	fa.adapt(twoDims{}, inputs, probs, &stonenet.Buffers{})
+	for i := range grey {
+		if p := probs[i]; p.Likeliest() != observe.White {
+			t.Errorf("grey-white stone at %d, sure black in the network's terms and as bright as the board: %v, want white", i, p)
+		}
+	}
+	if p := probs[glare]; p.Likeliest() != observe.Black || p[observe.Black] < 0.95 {
+		t.Errorf("black stone with a glare spot: %v, want black at 0.95 or more", p)
+	}
+}

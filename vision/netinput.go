@@ -30,6 +30,9 @@ const (
 	chromaScale = 10 // chromaticity differences are a few hundredths: scaled to about one
 )
 
+// inRel is where a point's disc brightness relative to the board stands among its inputs.
+const inRel = nPatch
+
 // NetInputs is the number of inputs the learned reader takes per point.
 const NetInputs = netInputs
 
@@ -59,7 +62,7 @@ func (s *sampler) netInput(pix []byte, f []pointFeatures, out []float32, ctxBuf 
 			edge := mirrorEdges(x, c == 0, c == g.Size-1, r == 0, r == g.Size-1)
 			p := f[i]
 			h := x[nPatch:]
-			h[0] = float32(math.Min(p.Rel, 4))
+			x[inRel] = float32(math.Min(p.Rel, 4))
 			h[1] = float32(math.Min(p.RelIn, 4))
 			h[2] = float32(p.Chroma * chromaScale)
 			h[3] = float32(p.DR * chromaScale)
@@ -68,7 +71,7 @@ func (s *sampler) netInput(pix []byte, f []pointFeatures, out []float32, ctxBuf 
 				// The disc of an edge point takes in the margin beyond the line (wide or narrow,
 				// light or dark): its brightness and colour come from the mirrored patch instead.
 				rel, dr, dg := patchCentre(x)
-				h[0], h[1], h[3], h[4] = rel, rel, dr, dg
+				x[inRel], h[1], h[3], h[4] = rel, rel, dr, dg
 				h[2] = float32(math.Hypot(float64(dr), float64(dg)))
 			}
 			h[5] = float32(clampF(p.InLine, -2, 2))
