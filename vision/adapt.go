@@ -119,10 +119,6 @@ type frameAdapter struct {
 	rowW  [3][]float64
 	local [3][]float64 // the local looks of the point being weighed
 	kern  [adaptReach + 1]float64
-	// dimW weighs each dimension of a point's look in the distance (its hidden activations 1,
-	// its measured inputs more), and sumW is their sum.
-	dimW []float64
-	sumW float64
 	// median and spread of the log brightness of the frame's sure points of each reading
 	// (typicalBrightness); spread is +Inf where too few show it. vals is their buffer.
 	median, spread [3]float64
@@ -236,17 +232,6 @@ func (fa *frameAdapter) adapt(net hiddenModel, inputs []float32, probs []observe
 		fa.x = appendMeasured(fa.x, inputs[i*netInputs:(i+1)*netInputs])
 	}
 	d := dh + measuredLook
-	if len(fa.dimW) != d {
-		fa.dimW = make([]float64, d)
-		for j := range fa.dimW {
-			fa.dimW[j] = 1
-		}
-		fa.dimW[dh] = adaptBright
-		fa.sumW = 0
-		for _, w := range fa.dimW {
-			fa.sumW += w
-		}
-	}
 	fa.orig = fa.orig[:0]
 	for _, i := range fa.pts {
 		fa.orig = append(fa.orig, probs[i])
@@ -476,12 +461,18 @@ func (fa *frameAdapter) weigh(p observe.Probs, x []float64, cnt [3]float64) [3]f
 	}
 	var l, dist [2]float64
 	for t, c := range [2]observe.Stone{k, r} {
-		s := 0.0
+		// The hidden activations count once each, the measured look (the last measuredLook
+		// numbers) adaptBright times.
+		s, dh := 0.0, len(x)-measuredLook
 		for j, v := range x {
 			dv := v - fa.local[c][j]
-			s += fa.dimW[j] * dv * dv / fa.vr[j]
+			if j < dh {
+				s += dv * dv / fa.vr[j]
+			} else {
+				s += adaptBright * dv * dv / fa.vr[j]
+			}
 		}
-		dist[t] = s / fa.sumW
+		dist[t] = s / float64(dh+measuredLook*adaptBright)
 		l[t] = math.Log(math.Max(float64(p[c]), 1e-6))
 	}
 	// The frame's say is the log of the ratio of the distances, not their difference: a point
