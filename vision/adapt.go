@@ -464,13 +464,13 @@ func (fa *frameAdapter) weigh(p observe.Probs, x []float64, cnt [3]float64) [3]f
 		// The hidden activations count once each, the measured look (the last measuredLook
 		// numbers) adaptBright times.
 		s, dh := 0.0, len(x)-measuredLook
-		for j, v := range x {
+		for j, v := range x[:dh] {
 			dv := v - fa.local[c][j]
-			if j < dh {
-				s += dv * dv / fa.vr[j]
-			} else {
-				s += adaptBright * dv * dv / fa.vr[j]
-			}
+			s += dv * dv / fa.vr[j]
+		}
+		for j := dh; j < len(x); j++ {
+			dv := x[j] - fa.local[c][j]
+			s += adaptBright * dv * dv / fa.vr[j]
 		}
 		dist[t] = s / float64(dh+measuredLook*adaptBright)
 		l[t] = math.Log(math.Max(float64(p[c]), 1e-6))
