@@ -58,15 +58,22 @@ type pointFeatures struct {
 
 // sampler holds precomputed pixel offsets and buffers for the discs it samples.
 type sampler struct {
-	geom  canonGeom
-	disc  []int32 // point disc, as offsets into the luminance plane
-	cross []bool  // disc pixel lies on the grid-line cross (dx == 0 or dy == 0)
-	inner []bool  // disc pixel lies in the inner disc (radius 0.2 spacing)
-	ioff  []bool  // inner-disc pixel at least 2 px off both lines
-	icol  []int8  // line-window pixel: its column offset from the vertical line (|dx| <= ltol, |dy| > 1); else noLine
-	irow  []int8  // likewise for rows near the horizontal line (|dy| <= ltol, |dx| > 1)
-	ltol  int     // how many pixels a grid line may sit off its calibrated position
-	cell  []int32 // small disc at a cell centre
+	geom canonGeom
+	// The point's disc and its parts, as offsets into the luminance plane from the point: a
+	// list for each part, so that a point's pixels are gathered without a branch per pixel.
+	disc     []int32   // the disc (radius 0.32 spacing)
+	inner    []int32   // the inner disc (radius 0.2 spacing)
+	onCross  []int32   // inner-disc pixels on the grid-line cross (dx == 0 or dy == 0)
+	offCross []int32   // inner-disc pixels at least 2 px off both lines
+	cols     []lineTap // line-window pixels near the vertical line (|dx| <= ltol, |dy| > 1), by column
+	rows     []lineTap // likewise near the horizontal line (|dy| <= ltol, |dx| > 1), by row
+	nearCols []lineTap // inner-disc pixels of cols within one pixel of the line (bins 0..2)
+	nearRows []lineTap // likewise of rows
+	// How many pixels each bin of cols, rows, nearCols and nearRows holds.
+	colN, rowN         [2*maxLineTol + 1]int
+	nearColN, nearRowN [3]int
+	ltol               int     // how many pixels a grid line may sit off its calibrated position
+	cell               []int32 // small disc at a cell centre
 	// outside marks the canonical pixels beyond the camera image (nil: none known).
 	outside []bool
 	lum     []uint8 // luminance plane of the canonical image
@@ -77,8 +84,18 @@ type sampler struct {
 	cellR   []float64   // per cell: mean chromaticity r/(r+g+b)
 	cellG   []float64   // per cell: mean chromaticity g/(r+g+b)
 	blocks  [][4]uint32 // the learned reader's patch cells: sums of B, G, R, luminance per block
-	rings   [][2]int32  // the learned reader's ring samples: pixel offsets, ring by ring (ringOffsets)
-	tmp     [16]float64
+	// blockSize is the side of those blocks in pixels (a fifth of a spacing), or 0 when the
+	// patch cells do not tile the image on a fixed lattice and each cell is summed on demand.
+	blockSize int
+	// ringTaps are the learned reader's ring samples (ringOffsets) as offsets into the
+	// luminance plane, for each kind of edge point (ringTaps).
+	ringTaps [9][]int32
+}
+
+// lineTap is one pixel of a line window: its offset from the point and the bin it sums into
+// (its column or row offset from the calibrated line, shifted to start at 0).
+type lineTap struct {
+	off, bin int32
 }
 
 // lineTol is how far (in spacings) LineVis looks for a grid line off its calibrated position:
@@ -113,19 +130,33 @@ func newSampler(g canonGeom) *sampler {
 		for dx := -ri; dx <= ri; dx++ {
 			d2 := float64(dx*dx + dy*dy)
 			if d2 <= rd*rd {
-				s.disc = append(s.disc, int32(dy)*side+int32(dx))
-				s.cross = append(s.cross, dx == 0 || dy == 0)
-				s.inner = append(s.inner, d2 <= ir*ir)
-				s.ioff = append(s.ioff, d2 <= ir*ir && dx*dx > 1 && dy*dy > 1)
-				col, row := int8(noLine), int8(noLine)
+				o := int32(dy)*side + int32(dx)
+				s.disc = append(s.disc, o)
+				in := d2 <= ir*ir
+				if in {
+					s.inner = append(s.inner, o)
+					if dx == 0 || dy == 0 {
+						s.onCross = append(s.onCross, o)
+					} else if dx*dx > 1 && dy*dy > 1 {
+						s.offCross = append(s.offCross, o)
+					}
+				}
 				if d2 <= lr*lr && abs(dx) <= s.ltol && dy*dy > 1 {
-					col = int8(dx)
+					s.cols = append(s.cols, lineTap{o, int32(dx + maxLineTol)})
+					s.colN[dx+maxLineTol]++
+					if in && abs(dx) <= 1 {
+						s.nearCols = append(s.nearCols, lineTap{o, int32(dx + 1)})
+						s.nearColN[dx+1]++
+					}
 				}
 				if d2 <= lr*lr && abs(dy) <= s.ltol && dx*dx > 1 {
-					row = int8(dy)
+					s.rows = append(s.rows, lineTap{o, int32(dy + maxLineTol)})
+					s.rowN[dy+maxLineTol]++
+					if in && abs(dy) <= 1 {
+						s.nearRows = append(s.nearRows, lineTap{o, int32(dy + 1)})
+						s.nearRowN[dy+1]++
+					}
 				}
-				s.icol = append(s.icol, col)
-				s.irow = append(s.irow, row)
 			}
 		}
 	}
@@ -143,23 +174,66 @@ func newSampler(g canonGeom) *sampler {
 	s.cellR = make([]float64, n*n)
 	s.cellG = make([]float64, n*n)
 	s.lum = make([]uint8, int(side)*int(side))
-	s.rings = ringOffsets(g.Spacing)
+	s.ringTaps = ringTaps(ringOffsets(g.Spacing), int(side))
+	if b, ok := patchBlock(g); ok {
+		s.blockSize = b
+		nb := int(side) / b
+		s.blocks = make([][4]uint32, nb*nb)
+	}
 	s.ys = make([]uint8, 0, len(s.disc))
 	s.ins = make([]uint8, 0, len(s.disc))
 	return s
 }
 
-// luminance fills the luminance plane from BGR pixels (integer Rec. 601 weights).
+// luminance fills the luminance plane from BGR pixels (integer Rec. 601 weights) and, when
+// the learned reader's patch cells tile the image on blocks (blockSize), each block's sums of B,
+// G, R and luminance, in one pass over the pixels: each row's pixels are summed across each
+// block's columns into the sums of its band of blocks.
 func (s *sampler) luminance(pix []byte) {
-	l := s.lum
-	for i, j := 0, 0; i < len(l); i, j = i+1, j+3 {
-		l[i] = uint8((29*uint32(pix[j]) + 150*uint32(pix[j+1]) + 77*uint32(pix[j+2]) + 128) >> 8)
+	side := s.geom.Side()
+	b := s.blockSize
+	if b == 0 {
+		l := s.lum
+		for i, j := 0, 0; i < len(l); i, j = i+1, j+3 {
+			l[i] = lum601(pix[j], pix[j+1], pix[j+2])
+		}
+		return
 	}
+	nb := side / b
+	clear(s.blocks)
+	for y := 0; y < side; y++ {
+		band := s.blocks[(y/b)*nb : (y/b+1)*nb]
+		row := pix[3*y*side : 3*(y+1)*side]
+		lum := s.lum[y*side : (y+1)*side]
+		x := 0
+		for k := range band {
+			var sb, sg, sr, sl uint32
+			for end := x + b; x < end; x++ {
+				p := row[3*x : 3*x+3 : 3*x+3]
+				v := lum601(p[0], p[1], p[2])
+				lum[x] = v
+				sb += uint32(p[0])
+				sg += uint32(p[1])
+				sr += uint32(p[2])
+				sl += uint32(v)
+			}
+			a := &band[k]
+			a[0] += sb
+			a[1] += sg
+			a[2] += sr
+			a[3] += sl
+		}
+	}
+}
+
+// lum601 is a BGR pixel's luminance by the integer Rec. 601 weights.
+func lum601(b, g, r byte) uint8 {
+	return uint8((29*uint32(b) + 150*uint32(g) + 77*uint32(r) + 128) >> 8)
 }
 
 // extract computes the features of every intersection (row-major, as seen in the image) from a
 // canonical BGR image (stride = 3*Side), writing into out (len Size*Size). It also leaves the
-// luminance plane in s.lum for the blob finder.
+// luminance plane in s.lum for the blob finder, and the patch cells' block sums for netInput.
 func (s *sampler) extract(pix []byte, out []pointFeatures) {
 	g := s.geom
 	side := g.Side()
@@ -190,55 +264,42 @@ func (s *sampler) extract(pix []byte, out []pointFeatures) {
 		for c := 0; c <= n; c++ {
 			bgY, bgR, bgG := s.background(c, r)
 			base := int32(sp*(r+1)*side + sp*(c+1))
+			lum := s.lum
 			s.ys = s.ys[:0]
-			s.ins = s.ins[:0]
-			var sr, sg, sb float64
-			var inOn, inOff uint32
-			var inOnN, inOffN int
-			var colSum, rowSum [2*maxLineTol + 1]uint32
-			var colN, rowN [2*maxLineTol + 1]int
-			var ncolSum, nrowSum [3]uint32
-			var ncolN, nrowN [3]int
-			for k, o := range s.disc {
+			var sr, sg, sb uint32
+			for _, o := range s.disc {
 				p := base + o
-				y := s.lum[p]
-				s.ys = append(s.ys, y)
-				sb += float64(pix[3*p])
-				sg += float64(pix[3*p+1])
-				sr += float64(pix[3*p+2])
-				if c := s.icol[k]; c != noLine {
-					colSum[int(c)+maxLineTol] += uint32(y)
-					colN[int(c)+maxLineTol]++
-					if c >= -1 && c <= 1 && s.inner[k] {
-						ncolSum[c+1] += uint32(y)
-						ncolN[c+1]++
-					}
-				}
-				if r := s.irow[k]; r != noLine {
-					rowSum[int(r)+maxLineTol] += uint32(y)
-					rowN[int(r)+maxLineTol]++
-					if r >= -1 && r <= 1 && s.inner[k] {
-						nrowSum[r+1] += uint32(y)
-						nrowN[r+1]++
-					}
-				}
-				if s.inner[k] {
-					s.ins = append(s.ins, y)
-					if s.cross[k] {
-						inOn += uint32(y)
-						inOnN++
-					} else if s.ioff[k] {
-						inOff += uint32(y)
-						inOffN++
-					}
-				}
+				s.ys = append(s.ys, lum[p])
+				sb += uint32(pix[3*p])
+				sg += uint32(pix[3*p+1])
+				sr += uint32(pix[3*p+2])
+			}
+			s.ins = s.ins[:0]
+			for _, o := range s.inner {
+				s.ins = append(s.ins, lum[base+o])
+			}
+			inOn, inOff := sumAt(lum, base, s.onCross), sumAt(lum, base, s.offCross)
+			inOnN, inOffN := len(s.onCross), len(s.offCross)
+			var colSum, rowSum [2*maxLineTol + 1]uint32
+			var ncolSum, nrowSum [3]uint32
+			for _, t := range s.cols {
+				colSum[t.bin] += uint32(lum[base+t.off])
+			}
+			for _, t := range s.rows {
+				rowSum[t.bin] += uint32(lum[base+t.off])
+			}
+			for _, t := range s.nearCols {
+				ncolSum[t.bin] += uint32(lum[base+t.off])
+			}
+			for _, t := range s.nearRows {
+				nrowSum[t.bin] += uint32(lum[base+t.off])
 			}
 			bg := math.Max(bgY, 1)
-			tot := sr + sg + sb + 1e-9
+			tot := float64(sr) + float64(sg) + float64(sb) + 1e-9
 			f := &out[r*g.Size+c]
 			f.BgY, f.BgR, f.BgG = bgY, bgR, bgG
 			f.Rel = float64(median8(s.ys, &s.hist)) / bg
-			f.DR, f.DG = sr/tot-bgR, sg/tot-bgG
+			f.DR, f.DG = float64(sr)/tot-bgR, float64(sg)/tot-bgG
 			f.Chroma = math.Hypot(f.DR, f.DG)
 			im := float64(median8(s.ins, &s.hist))
 			f.RelIn = im / bg
@@ -249,8 +310,8 @@ func (s *sampler) extract(pix []byte, out []pointFeatures) {
 			f.LineVis, f.LineVisNear, f.LineVisOne = 0, 0, 0
 			if inOffN > 0 {
 				off := float64(inOff) / float64(inOffN)
-				f.LineVis, f.LineVisOne = lineVis(off, im, colSum[:], colN[:], rowSum[:], rowN[:])
-				f.LineVisNear, _ = lineVis(off, im, ncolSum[:], ncolN[:], nrowSum[:], nrowN[:])
+				f.LineVis, f.LineVisOne = lineVis(off, im, colSum[:], s.colN[:], rowSum[:], s.rowN[:])
+				f.LineVisNear, _ = lineVis(off, im, ncolSum[:], s.nearColN[:], nrowSum[:], s.nearRowN[:])
 			}
 			f.CellRel, f.CellChroma = math.Inf(1), math.Inf(1)
 			for _, d := range [4][2]int{{-1, -1}, {0, -1}, {-1, 0}, {0, 0}} {
@@ -266,39 +327,50 @@ func (s *sampler) extract(pix []byte, out []pointFeatures) {
 	}
 }
 
+// sumAt is the sum of the luminance plane at base plus each of offs.
+func sumAt(lum []uint8, base int32, offs []int32) uint32 {
+	var sum uint32
+	for _, o := range offs {
+		sum += uint32(lum[base+o])
+	}
+	return sum
+}
+
 // background returns the board's luminance and chromaticity around intersection (c, r): the
 // median over the (up to 4x4) cells within two lines of it, robust to stones and their shadows.
 func (s *sampler) background(c, r int) (y, cr, cg float64) {
 	n := s.geom.Size - 1
 	c0, c1 := max(c-2, 0), min(c+2, n)
 	r0, r1 := max(r-2, 0), min(r+2, n)
-	med := func(vals []float64) float64 {
-		k := 0
-		for rr := r0; rr < r1; rr++ {
-			for cc := c0; cc < c1; cc++ {
-				s.tmp[k] = vals[rr*n+cc]
-				k++
-			}
-		}
-		return medianSmall(s.tmp[:k])
-	}
-	return med(s.cellY), med(s.cellR), med(s.cellG)
+	return s.cellMedian(s.cellY, c0, c1, r0, r1), s.cellMedian(s.cellR, c0, c1, r0, r1), s.cellMedian(s.cellG, c0, c1, r0, r1)
 }
 
-// medianSmall returns the median (the upper one for even counts) of a few values, sorting them in place.
-func medianSmall(v []float64) float64 {
-	if len(v) == 0 {
+// cellMedian is the median (the upper one for an even count) of vals over the cells of columns
+// c0..c1-1 and rows r0..r1-1 (at most 16), which are never negative. Their bit patterns order as
+// the numbers do, so the median is taken by sort16's branch-free network: the cells are padded
+// to 16 with patterns below and above any value, as many below as puts the median at index 8.
+func (s *sampler) cellMedian(vals []float64, c0, c1, r0, r1 int) float64 {
+	n := s.geom.Size - 1
+	var v [16]int64
+	k := 0
+	for rr := r0; rr < r1; rr++ {
+		for cc := c0; cc < c1; cc++ {
+			v[k&15] = int64(math.Float64bits(vals[rr*n+cc]))
+			k++
+		}
+	}
+	if k == 0 {
 		return 0
 	}
-	for i := 1; i < len(v); i++ {
-		x := v[i]
-		j := i - 1
-		for ; j >= 0 && v[j] > x; j-- {
-			v[j+1] = v[j]
+	for i, lo := k, 8-k/2; i < 16; i++ {
+		if i-k < lo {
+			v[i] = math.MinInt64
+		} else {
+			v[i] = math.MaxInt64
 		}
-		v[j+1] = x
 	}
-	return v[len(v)/2]
+	sort16(&v)
+	return math.Float64frombits(uint64(v[8]))
 }
 
 // median8 returns the median of luminance values through a histogram: much faster than sorting

@@ -37,7 +37,8 @@ const inRel = nPatch
 const NetInputs = netInputs
 
 // netInput computes the learned reader's inputs for every point (row-major, as seen in the
-// image) from the canonical BGR image and the features extract computed from it.
+// image) from the canonical BGR image and the features extract computed from it (extract must
+// have run on pix last: its luminance plane and block sums are read here too).
 func (s *sampler) netInput(pix []byte, f []pointFeatures, out []float32, ctxBuf *[]float64) {
 	g := s.geom
 	sp := g.Spacing
@@ -100,38 +101,34 @@ type cellSummer struct {
 
 // patchCellSums prepares the sums of B, G, R and luminance over patch cells. When the spacing
 // is a multiple of 5 (as canonFor's always are) the cells tile the image on a fixed lattice of
-// blocks of a fifth of a spacing, summed once per frame; otherwise each cell is summed on demand.
+// blocks of a fifth of a spacing, which extract summed with the luminance; otherwise each cell
+// is summed on demand.
 func (s *sampler) patchCellSums(pix []byte) cellSummer {
-	g := s.geom
-	side, sp := g.Side(), g.Spacing
-	step := 2 * patchReach * float64(sp) / patchCells
-	cs := cellSummer{s: s, pix: pix, side: side}
+	cs := cellSummer{s: s, pix: pix, side: s.geom.Side()}
+	step := patchStep(s.geom)
 	for k := range cs.edges {
-		cs.edges[k] = int(math.Round(-patchReach*float64(sp) + float64(k)*step))
+		cs.edges[k] = int(math.Round(-patchReach*float64(s.geom.Spacing) + float64(k)*step))
 	}
-	b := int(math.Round(step))
-	if float64(b) != step || sp%b != 0 || side%b != 0 {
-		return cs
+	if s.blockSize > 0 {
+		cs.b, cs.nb, cs.blocks = s.blockSize, cs.side/s.blockSize, s.blocks
 	}
-	nb := side / b
-	if len(s.blocks) != nb*nb {
-		s.blocks = make([][4]uint32, nb*nb)
-	}
-	clear(s.blocks)
-	for y := 0; y < side; y++ {
-		brow := s.blocks[(y/b)*nb : (y/b+1)*nb]
-		row := pix[3*y*side : 3*(y+1)*side]
-		lum := s.lum[y*side : (y+1)*side]
-		for x := 0; x < side; x++ {
-			bl := &brow[x/b]
-			bl[0] += uint32(row[3*x])
-			bl[1] += uint32(row[3*x+1])
-			bl[2] += uint32(row[3*x+2])
-			bl[3] += uint32(lum[x])
-		}
-	}
-	cs.b, cs.nb, cs.blocks = b, nb, s.blocks
 	return cs
+}
+
+// patchStep is the side of a patch cell in canonical pixels.
+func patchStep(g canonGeom) float64 {
+	return 2 * patchReach * float64(g.Spacing) / patchCells
+}
+
+// patchBlock is the side of the blocks the patch cells tile the canonical image on, when they
+// do: a whole number of pixels that divides the spacing and the image's side.
+func patchBlock(g canonGeom) (int, bool) {
+	step := patchStep(g)
+	b := int(math.Round(step))
+	if b == 0 || float64(b) != step || g.Spacing%b != 0 || g.Side()%b != 0 {
+		return 0, false
+	}
+	return b, true
 }
 
 // sum returns the sums over patch cell (pc, pr) of the point at canonical pixel (cx, cy), and
@@ -306,44 +303,75 @@ func ringOffsets(sp int) [][2]int32 {
 // like a stone's edge. On an edge point, directions leading off the board are mirrored back onto
 // it, as the patch is.
 func (s *sampler) ring(x []float32, cx, cy int, bg float64, left, right, top, bottom bool) {
-	side := s.geom.Side()
 	l := s.lum
+	offs := s.ringTaps[ringSide(left, right)+3*ringSide(top, bottom)]
+	base := cy*s.geom.Side() + cx
 	// Samples are 2x2 block sums (0..1020), kept as integers until the order statistics are
 	// taken: the sorting network then runs without a branch.
 	var prev, vals, steps [ringDirs]int32
 	inv := 1 / (4 * bg)
 	const nr = ringCount
 	for i := 0; i < nr; i++ {
-		for d := 0; d < ringDirs; d++ {
-			o := s.rings[i*ringDirs+d]
-			dx, dy := int(o[0]), int(o[1])
-			// A block left of the point (dx < 0) mirrors to the block as far right (-dx-1).
-			if (left && dx < 0) || (right && dx >= 0) {
-				dx = -dx - 1
-			}
-			if (top && dy < 0) || (bottom && dy >= 0) {
-				dy = -dy - 1
-			}
-			k := (cy+dy)*side + cx + dx
-			v := int32(l[k]) + int32(l[k+1]) + int32(l[k+side]) + int32(l[k+side+1])
+		ring := offs[i*ringDirs : (i+1)*ringDirs]
+		for d, o := range ring {
+			k := base + int(o)
+			v := int32(l[k]) + int32(l[k+1]) + int32(l[k+s.geom.Side()]) + int32(l[k+s.geom.Side()+1])
 			st := v - prev[d]
 			steps[d] = max(st, -st)
 			prev[d], vals[d] = v, v
 		}
-		sortDirs(&vals)
+		sort16(&vals)
 		x[i] = float32(math.Min(float64(vals[ringDirs/2-1]+vals[ringDirs/2])*inv/2, 4))
 		x[nr+i] = float32(math.Min(float64(vals[3*ringDirs/4]-vals[ringDirs/4-1])*inv/2, 2))
 		if i > 0 {
-			sortDirs(&steps)
+			sort16(&steps)
 			x[2*nr+i-1] = float32(math.Min(float64(steps[3*ringDirs/4-1])*inv, 2))
 		}
 	}
 }
 
-// sortDirs sorts one ring's values by Batcher's odd-even merge network for 16 inputs, written
-// out (63 compare-exchanges, each a min and a max on constant indexes): no branch to mispredict,
-// several times faster than an insertion sort on these noisy values.
-func sortDirs(v *[ringDirs]int32) {
+// ringSide is which edge of the board, along one axis, a point lies on: 0 none, 1 the low
+// (left or top) one, 2 the high one.
+func ringSide(low, high bool) int {
+	switch {
+	case low:
+		return 1
+	case high:
+		return 2
+	}
+	return 0
+}
+
+// ringTaps returns, for a canonical image of side pixels, the ring samples' offsets (rings) as
+// offsets into the luminance plane, for each of the nine ways a point can lie on the board's
+// edges (ringSide of the columns plus three times that of the rows): on an edge, a sample
+// beyond it is mirrored back onto the board, as the patch is. A block left of the point
+// (dx < 0) mirrors to the block as far right (-dx-1).
+func ringTaps(rings [][2]int32, side int) [9][]int32 {
+	var out [9][]int32
+	for cfg := range out {
+		h, v := cfg%3, cfg/3
+		taps := make([]int32, len(rings))
+		for i, o := range rings {
+			dx, dy := o[0], o[1]
+			if (h == 1 && dx < 0) || (h == 2 && dx >= 0) {
+				dx = -dx - 1
+			}
+			if (v == 1 && dy < 0) || (v == 2 && dy >= 0) {
+				dy = -dy - 1
+			}
+			taps[i] = dy*int32(side) + dx
+		}
+		out[cfg] = taps
+	}
+	return out
+}
+
+// sort16 sorts 16 values by Batcher's odd-even merge network, written out (63
+// compare-exchanges, each a min and a max on constant indexes): no branch to mispredict, several
+// times faster than an insertion sort on noisy values. It sorts one ring's values (ringDirs is
+// 16) and the board's cells around a point (sampler.background).
+func sort16[T int32 | int64](v *[16]T) {
 	cx(v, 0, 1)
 	cx(v, 2, 3)
 	cx(v, 4, 5)
@@ -410,7 +438,7 @@ func sortDirs(v *[ringDirs]int32) {
 }
 
 // cx orders v[i] and v[j].
-func cx(v *[ringDirs]int32, i, j int) {
+func cx[T int32 | int64](v *[16]T, i, j int) {
 	a, b := v[i], v[j]
 	v[i], v[j] = min(a, b), max(a, b)
 }

@@ -156,9 +156,9 @@ func TestRingShowsAStoneEdge(t *testing.T) {
 	}
 }
 
-// TestSortDirsSorts checks the ring's sorting network against the standard library's sort on
+// TestSort16Sorts checks the ring's sorting network against the standard library's sort on
 // random, tied and ordered inputs.
-func TestSortDirsSorts(t *testing.T) {
+func TestSort16Sorts(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	for trial := 0; trial < 2000; trial++ {
 		var v [ringDirs]int32
@@ -174,7 +174,7 @@ func TestSortDirsSorts(t *testing.T) {
 		}
 		want := v
 		slices.Sort(want[:])
-		sortDirs(&v)
+		sort16(&v)
 		if v != want {
 			t.Fatalf("trial %d: %v, want %v", trial, v, want)
 		}
