@@ -299,9 +299,7 @@ func (fa *frameAdapter) adapt(net hiddenModel, inputs []float32, probs []observe
 			x := fa.x[e*d : (e+1)*d]
 			for c := 0; c < 3; c++ {
 				if wc := w[3*e+c]; wc > 0 {
-					for j, v := range x {
-						fa.mean[c][j] += wc * v
-					}
+					axpy(fa.mean[c], x, wc)
 				}
 			}
 		}
@@ -404,13 +402,27 @@ func (fa *frameAdapter) sumRows(side, d int, w []float64) {
 				kw := fa.kern[abs(to-col)] * wc
 				j := row*side + to
 				fa.rowW[c][j] += kw
-				acc := fa.rows[c][j*d : (j+1)*d]
-				acc = acc[:len(x)]
-				for t, v := range x {
-					acc[t] += kw * v
-				}
+				axpy(fa.rows[c][j*d:(j+1)*d], x, kw)
 			}
 		}
+	}
+}
+
+// axpy adds a times x to y, element by element (len(x) == len(y)), four at a time: the
+// weighing's inner loop. Each element gets the same operations in the same order as a plain
+// loop would give it.
+func axpy(y, x []float64, a float64) {
+	x = x[:len(y)]
+	t := 0
+	for ; t+4 <= len(y); t += 4 {
+		yy, xx := y[t:t+4:t+4], x[t:t+4:t+4]
+		yy[0] += a * xx[0]
+		yy[1] += a * xx[1]
+		yy[2] += a * xx[2]
+		yy[3] += a * xx[3]
+	}
+	for ; t < len(y); t++ {
+		y[t] += a * x[t]
 	}
 }
 
@@ -432,11 +444,7 @@ func (fa *frameAdapter) localLook(e int, c observe.Stone, side, d int, w []float
 		k := fa.kern[abs(from-row)]
 		j := from*side + col
 		sum += k * fa.rowW[c][j]
-		src := fa.rows[c][j*d : (j+1)*d]
-		src = src[:len(loc)]
-		for t := range loc {
-			loc[t] += k * src[t]
-		}
+		axpy(loc, fa.rows[c][j*d:(j+1)*d], k)
 	}
 	// The point's own activations, which both passes gave weight 1 x 1.
 	if own := w[3*e+int(c)]; own >= adaptLeast {
