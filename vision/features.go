@@ -106,9 +106,6 @@ const lineTol = 0.15
 // maxLineTol bounds the line search in pixels (the canonical spacing is at most 48).
 const maxLineTol = 7
 
-// noLine marks a pixel outside the line-search windows.
-const noLine = 127
-
 func abs(v int) int {
 	if v < 0 {
 		return -v
@@ -282,18 +279,10 @@ func (s *sampler) extract(pix []byte, out []pointFeatures) {
 			inOnN, inOffN := len(s.onCross), len(s.offCross)
 			var colSum, rowSum [2*maxLineTol + 1]uint32
 			var ncolSum, nrowSum [3]uint32
-			for _, t := range s.cols {
-				colSum[t.bin] += uint32(lum[base+t.off])
-			}
-			for _, t := range s.rows {
-				rowSum[t.bin] += uint32(lum[base+t.off])
-			}
-			for _, t := range s.nearCols {
-				ncolSum[t.bin] += uint32(lum[base+t.off])
-			}
-			for _, t := range s.nearRows {
-				nrowSum[t.bin] += uint32(lum[base+t.off])
-			}
+			addTaps(colSum[:], lum, base, s.cols)
+			addTaps(rowSum[:], lum, base, s.rows)
+			addTaps(ncolSum[:], lum, base, s.nearCols)
+			addTaps(nrowSum[:], lum, base, s.nearRows)
 			bg := math.Max(bgY, 1)
 			tot := float64(sr) + float64(sg) + float64(sb) + 1e-9
 			f := &out[r*g.Size+c]
@@ -334,6 +323,13 @@ func sumAt(lum []uint8, base int32, offs []int32) uint32 {
 		sum += uint32(lum[base+o])
 	}
 	return sum
+}
+
+// addTaps adds the luminance plane at base plus each tap's offset to the tap's bin of sums.
+func addTaps(sums []uint32, lum []uint8, base int32, taps []lineTap) {
+	for _, t := range taps {
+		sums[t.bin] += uint32(lum[base+t.off])
+	}
 }
 
 // background returns the board's luminance and chromaticity around intersection (c, r): the
