@@ -303,9 +303,9 @@ func ringOffsets(sp int) [][2]int32 {
 // like a stone's edge. On an edge point, directions leading off the board are mirrored back onto
 // it, as the patch is.
 func (s *sampler) ring(x []float32, cx, cy int, bg float64, left, right, top, bottom bool) {
-	l := s.lum
+	l, side := s.lum, s.geom.Side()
 	offs := s.ringTaps[ringSide(left, right)+3*ringSide(top, bottom)]
-	base := cy*s.geom.Side() + cx
+	base := cy*side + cx
 	// Samples are 2x2 block sums (0..1020), kept as integers until the order statistics are
 	// taken: the sorting network then runs without a branch.
 	var prev, vals, steps [ringDirs]int32
@@ -315,7 +315,7 @@ func (s *sampler) ring(x []float32, cx, cy int, bg float64, left, right, top, bo
 		ring := offs[i*ringDirs : (i+1)*ringDirs]
 		for d, o := range ring {
 			k := base + int(o)
-			v := int32(l[k]) + int32(l[k+1]) + int32(l[k+s.geom.Side()]) + int32(l[k+s.geom.Side()+1])
+			v := int32(l[k]) + int32(l[k+1]) + int32(l[k+side]) + int32(l[k+side+1])
 			st := v - prev[d]
 			steps[d] = max(st, -st)
 			prev[d], vals[d] = v, v
