@@ -182,11 +182,11 @@ func newSampler(g canonGeom) *sampler {
 	return s
 }
 
-// luminance fills the luminance plane from BGR pixels (integer Rec. 601 weights) and, when
+// planes fills the luminance plane from BGR pixels (integer Rec. 601 weights) and, when
 // the learned reader's patch cells tile the image on blocks (blockSize), each block's sums of B,
 // G, R and luminance, in one pass over the pixels: each row's pixels are summed across each
 // block's columns into the sums of its band of blocks.
-func (s *sampler) luminance(pix []byte) {
+func (s *sampler) planes(pix []byte) {
 	side := s.geom.Side()
 	b := s.blockSize
 	if b == 0 {
@@ -236,7 +236,7 @@ func (s *sampler) extract(pix []byte, out []pointFeatures) {
 	side := g.Side()
 	n := g.Size - 1
 	sp := g.Spacing
-	s.luminance(pix)
+	s.planes(pix)
 	// Board background at every cell centre.
 	for r := 0; r < n; r++ {
 		for c := 0; c < n; c++ {
@@ -257,11 +257,11 @@ func (s *sampler) extract(pix []byte, out []pointFeatures) {
 			s.cellG[k] = sg / tot
 		}
 	}
+	lum := s.lum
 	for r := 0; r <= n; r++ {
 		for c := 0; c <= n; c++ {
 			bgY, bgR, bgG := s.background(c, r)
 			base := int32(sp*(r+1)*side + sp*(c+1))
-			lum := s.lum
 			s.ys = s.ys[:0]
 			var sr, sg, sb uint32
 			for _, o := range s.disc {

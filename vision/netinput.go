@@ -101,7 +101,7 @@ type cellSummer struct {
 
 // patchCellSums prepares the sums of B, G, R and luminance over patch cells. When the spacing
 // is a multiple of 5 (as canonFor's always are) the cells tile the image on a fixed lattice of
-// blocks of a fifth of a spacing, which extract summed with the luminance; otherwise each cell
+// blocks of a fifth of a spacing, which extract summed in its planes pass; otherwise each cell
 // is summed on demand.
 func (s *sampler) patchCellSums(pix []byte) cellSummer {
 	cs := cellSummer{s: s, pix: pix, side: s.geom.Side()}

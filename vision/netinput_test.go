@@ -18,7 +18,7 @@ func TestPatchCellSumsMatchPixels(t *testing.T) {
 		for i := range pix {
 			pix[i] = byte(rng.IntN(256))
 		}
-		s.luminance(pix)
+		s.planes(pix)
 		cell := s.patchCellSums(pix)
 		step := 2 * patchReach * float64(g.Spacing) / patchCells
 		for _, pt := range [][2]int{{0, 0}, {g.Size - 1, 0}, {3, 5}, {g.Size - 1, g.Size - 1}} {
