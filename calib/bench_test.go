@@ -66,14 +66,23 @@ func BenchmarkFindCrowded1080p(b *testing.B) {
 	benchcpu.ReportPerOp(b, c0)
 }
 
-// BenchmarkCheck1080p is one drift check of a 1920x1080 frame against its calibration.
-func BenchmarkCheck1080p(b *testing.B) {
+// benchFound is benchFrame and the board found in it (the straight grid: the drift check does
+// not bend its lines, and FitLens is measured by itself). The caller closes the frame.
+func benchFound(b *testing.B) (gocv.Mat, Calibration) {
+	b.Helper()
 	frame := benchFrame(b)
-	defer frame.Close()
-	cal, err := Find(frame, FindOptions{})
+	cal, err := findStraight(frame, FindOptions{})
 	if err != nil {
+		frame.Close()
 		b.Fatal(err)
 	}
+	return frame, cal
+}
+
+// BenchmarkCheck1080p is one drift check of a 1920x1080 frame against its calibration.
+func BenchmarkCheck1080p(b *testing.B) {
+	frame, cal := benchFound(b)
+	defer frame.Close()
 	b.ReportAllocs()
 	b.ResetTimer()
 	c0 := benchcpu.Now()
@@ -105,6 +114,22 @@ func BenchmarkFindRefused1080p(b *testing.B) {
 	c0 := benchcpu.Now()
 	for i := 0; i < b.N; i++ {
 		_, _ = Find(frame, FindOptions{})
+	}
+	benchcpu.ReportPerOp(b, c0)
+}
+
+// BenchmarkFitLens1080p is the lens term's fit on a found board in a 1920x1080 frame: once per
+// calibration, never per frame.
+func BenchmarkFitLens1080p(b *testing.B) {
+	frame, cal := benchFound(b)
+	defer frame.Close()
+	b.ReportAllocs()
+	b.ResetTimer()
+	c0 := benchcpu.Now()
+	for i := 0; i < b.N; i++ {
+		if _, err := FitLens(frame, cal); err != nil {
+			b.Fatal(err)
+		}
 	}
 	benchcpu.ReportPerOp(b, c0)
 }

@@ -118,6 +118,12 @@ type Calibration struct {
 	// LightLines is set for boards with light lines on a dark surface (electronic boards);
 	// drift checks then look for light lines.
 	LightLines bool `json:"light_lines,omitempty"`
+	// Lens bends the grid as the camera's lens does: 0 for a pinhole picture, positive for barrel
+	// distortion (a webcam's wide lens bows straight lines outward), negative for pincushion.
+	// A frame pixel d is where a pinhole camera would have put c + (d-c)(1 + Lens r^2), c being the
+	// frame's centre and r d's distance from it in half-diagonals. The corners are frame pixels,
+	// so a lens term bends the lines between them, not the corners. See FitLens.
+	Lens float64 `json:"lens,omitempty"`
 }
 
 // FromCorners builds a calibration from four corner intersections given by hand
@@ -157,6 +163,9 @@ func (c Calibration) Validate() error {
 	}
 	if math.IsNaN(c.Confidence) || c.Confidence < 0 || c.Confidence > 1 {
 		return fmt.Errorf("%w: confidence %v outside 0..1", ErrCorrupt, c.Confidence)
+	}
+	if err := checkLens(c.Lens); err != nil {
+		return err
 	}
 	return checkQuad(c.Corners, float64(c.ImageWidth), float64(c.ImageHeight))
 }
@@ -205,13 +214,44 @@ func (c Calibration) CheckImage(w, h int) error {
 }
 
 // GridToImage returns the 3x3 homography (row-major) taking grid coordinates (col, row),
-// with (0,0) the TL corner intersection and (Size-1, Size-1) the BR one, to image pixels.
+// with (0,0) the TL corner intersection and (Size-1, Size-1) the BR one, to image pixels, as a
+// pinhole camera sees them: with a Lens term it is the straight grid through the corners, and
+// GridPixel is where the points are.
 func (c Calibration) GridToImage() [9]float64 {
 	n := float64(c.Size - 1)
 	src := [4]Point2{{0, 0}, {n, 0}, {n, n}, {0, n}}
 	h, _ := homographyFrom4(src, c.Corners)
 	return h
 }
+
+// pinholeGrid returns the homography taking grid coordinates to the pinhole picture (the frame
+// straightened by the lens term), and the lens.
+func (c Calibration) pinholeGrid() ([9]float64, lensModel) {
+	l := c.lens()
+	if l.k == 0 {
+		return c.GridToImage(), l
+	}
+	n := float64(c.Size - 1)
+	src := [4]Point2{{0, 0}, {n, 0}, {n, n}, {0, n}}
+	var dst [4]Point2
+	for i, p := range c.Corners {
+		dst[i] = l.straighten(p)
+	}
+	h, _ := homographyFrom4(src, dst)
+	return h, l
+}
+
+// PinholeGridToImage returns the homography taking grid coordinates to the pinhole picture:
+// the frame as it would be without the lens's bending (Bend takes its pixels to the frame's).
+// Without a Lens term it is GridToImage.
+func (c Calibration) PinholeGridToImage() [9]float64 {
+	h, _ := c.pinholeGrid()
+	return h
+}
+
+// Bend maps a pixel of the pinhole picture (see PinholeGridToImage) to the frame by the Lens
+// term; without one it returns p.
+func (c Calibration) Bend(p Point2) Point2 { return c.lens().bend(p) }
 
 // Homography returns GridToImage as a 3x3 CV_64F Mat for OpenCV calls (warpPerspective with
 // WarpInverseMap, perspectiveTransform). The caller must Close it.
@@ -227,23 +267,30 @@ func (c Calibration) Homography() gocv.Mat {
 // IntersectionPixel returns where intersection (col, row), counted as seen in the image from
 // the top-left corner (0..Size-1), lies in the image.
 func (c Calibration) IntersectionPixel(col, row int) Point2 {
-	return applyH(c.GridToImage(), Point2{float64(col), float64(row)})
+	return c.GridPixel(float64(col), float64(row))
 }
 
 // GridPixel is IntersectionPixel for fractional grid coordinates (points between lines,
 // or just outside the edge lines).
 func (c Calibration) GridPixel(col, row float64) Point2 {
-	return applyH(c.GridToImage(), Point2{col, row})
+	return c.GridMapper()(col, row)
+}
+
+// GridMapper returns GridPixel as a function, the homography and lens worked out once: for
+// callers that map many points of one calibration.
+func (c Calibration) GridMapper() func(col, row float64) Point2 {
+	h, l := c.pinholeGrid()
+	return func(col, row float64) Point2 { return l.bend(applyH(h, Point2{col, row})) }
 }
 
 // ImageToGrid maps an image pixel to fractional grid coordinates (col, row) as seen in the image.
 func (c Calibration) ImageToGrid(p Point2) Point2 {
-	h := c.GridToImage()
+	h, l := c.pinholeGrid()
 	inv, ok := invert3(h)
 	if !ok {
 		return Point2{math.NaN(), math.NaN()}
 	}
-	return applyH(inv, p)
+	return applyH(inv, l.straighten(p))
 }
 
 // ImageGrid converts a board point as seen from Black's side (x from Black's left, y = 0 the far

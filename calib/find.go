@@ -29,10 +29,20 @@ const DefaultMinConfidence = 0.5
 // DefaultSizes are the board sizes Find looks for when FindOptions.Size is zero.
 var defaultSizes = [...]int{9, 13, 19}
 
-// Find locates the board in one frame (BGR, BGRA or grey): its size, the corner intersections
-// and a confidence in 0..1. It returns an error wrapping ErrNoBoard when no grid is convincing,
-// and ErrBadImage for an empty or unsupported Mat. Black's side defaults to the image bottom.
+// Find locates the board in one frame (BGR, BGRA or grey): its size, the corner intersections,
+// the lens's bending of the lines between them (FitLens) and a confidence in 0..1. It returns an
+// error wrapping ErrNoBoard when no grid is convincing, and ErrBadImage for an empty or
+// unsupported Mat. Black's side defaults to the image bottom.
 func Find(img gocv.Mat, opts FindOptions) (Calibration, error) {
+	c, err := findStraight(img, opts)
+	if err != nil {
+		return c, err
+	}
+	return FitLens(img, c)
+}
+
+// findStraight is Find without the lens term: the straight grid through the corners.
+func findStraight(img gocv.Mat, opts FindOptions) (Calibration, error) {
 	if opts.Size != 0 && (opts.Size < MinSize || opts.Size > MaxSize) {
 		return Calibration{}, fmt.Errorf("%w: %d", ErrBoardSize, opts.Size)
 	}

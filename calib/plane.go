@@ -333,6 +333,22 @@ func (g *grayPlane) at(x, y float64) (float64, bool) {
 	return float64(g.pix[yi*g.w+xi]), true
 }
 
+// bilinear reads the image between pixels; ok is false outside it.
+func (g *grayPlane) bilinear(x, y float64) (float64, bool) {
+	if !(x >= 0 && y >= 0 && x <= float64(g.w-1) && y <= float64(g.h-1)) {
+		return 0, false
+	}
+	x0, y0 := min(int(x), g.w-2), min(int(y), g.h-2)
+	if x0 < 0 || y0 < 0 {
+		return 0, false
+	}
+	fx, fy := x-float64(x0), y-float64(y0)
+	i := y0*g.w + x0
+	a, b := float64(g.pix[i]), float64(g.pix[i+1])
+	c, d := float64(g.pix[i+g.w]), float64(g.pix[i+g.w+1])
+	return (a*(1-fx)+b*fx)*(1-fy) + (c*(1-fx)+d*fx)*fy, true
+}
+
 // removeFloor subtracts the line map's median, clipping at zero: most of a frame is no line, so
 // the median is the filter's response to sensor noise and texture.
 func (p *plane) removeFloor() {

@@ -19,7 +19,8 @@ import (
 type DetectOptions struct {
 	// Size, when not zero, is the board size to look for (9, 13, 19, ...).
 	Size int
-	// Calibration, when set, is used instead of finding the board.
+	// Calibration, when set, is used instead of finding the board. One without a lens term
+	// (corners set by hand or by another program) has one fitted to the photo (calib.FitLens).
 	Calibration *calib.Calibration
 	// Params tunes the classifier (zero value: defaults).
 	Params Params
@@ -56,6 +57,13 @@ func Detect(img gocv.Mat, opt DetectOptions) (Detection, error) {
 		cal = *opt.Calibration
 		if opt.Size != 0 && opt.Size != cal.Size {
 			return Detection{}, fmt.Errorf("vision: --size %d but the calibration is for %dx%d", opt.Size, cal.Size, cal.Size)
+		}
+		if cal.Lens == 0 && cal.CheckImage(img.Cols(), img.Rows()) == nil {
+			bent, err := calib.FitLens(img, cal)
+			if err != nil {
+				return Detection{}, fmt.Errorf("vision: %w", err)
+			}
+			cal = bent
 		}
 	} else {
 		c, err := FindBoard(img, opt.Size, opt.Params)
@@ -97,6 +105,13 @@ func FindBoard(img gocv.Mat, size int, p Params) (calib.Calibration, error) {
 	}
 	found := c
 	c = CheckGrid(img, c, p)
+	if c.Corners != found.Corners {
+		// A grid CheckGrid moved a line has other corners, and its lens term is fitted to them
+		// (the one it carried was fitted to a grid a line off).
+		if bent, err := calib.FitLens(img, c); err == nil {
+			c = bent
+		}
+	}
 	if c.Confidence >= StillMinConfidence {
 		return c, nil
 	}
@@ -202,7 +217,7 @@ func CheckGrid(img gocv.Mat, cal calib.Calibration, p Params) calib.Calibration 
 		if err != nil {
 			continue
 		}
-		c.BlackSide, c.Confidence, c.LightLines = cal.BlackSide, cal.Confidence, cal.LightLines
+		c.BlackSide, c.Confidence, c.LightLines, c.Lens = cal.BlackSide, cal.Confidence, cal.LightLines, cal.Lens
 		if s := gridScore(img, c, p); s > bestScore+cal.Size/3 {
 			best, bestScore = c, s
 		}

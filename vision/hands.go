@@ -27,19 +27,16 @@ const (
 
 // markOutside records which canonical pixels map (through toImg, canonical -> image) outside the
 // w x h image: the warp replicates the image's border there, which is no evidence of anything.
-func (s *sampler) markOutside(toImg [9]float64, w, h int) {
+func (s *sampler) markOutside(toImg canonMap, w, h int) {
 	side := s.geom.Side()
 	s.outside = make([]bool, side*side)
 	for v := 0; v < side; v++ {
 		for u := 0; u < side; u++ {
-			x := toImg[0]*float64(u) + toImg[1]*float64(v) + toImg[2]
-			y := toImg[3]*float64(u) + toImg[4]*float64(v) + toImg[5]
-			z := toImg[6]*float64(u) + toImg[7]*float64(v) + toImg[8]
-			if z <= 0 {
+			x, y, ok := toImg.at(float64(u), float64(v))
+			if !ok {
 				s.outside[v*side+u] = true
 				continue
 			}
-			x, y = x/z, y/z
 			s.outside[v*side+u] = !(x >= 1 && y >= 1 && x <= float64(w)-2 && y <= float64(h)-2)
 		}
 	}

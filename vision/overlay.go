@@ -11,7 +11,7 @@ import (
 )
 
 // Overlay draws a calibration's grid and a reading over a copy of img (BGR) for people to check
-// a board by eye (`kiosk detect --debug`): the grid lines in green, a red ring on each black
+// a board by eye (`kiosk detect --debug`): the grid lines in green (bent by the lens term), a red ring on each black
 // stone, a blue ring on each white one, a yellow cross on each obscured point, and a magenta
 // dot on every point read with a confidence under 0.9. The caller closes the result.
 func Overlay(img gocv.Mat, cal calib.Calibration, rd Reading) gocv.Mat {
@@ -31,9 +31,13 @@ func Overlay(img gocv.Mat, cal calib.Calibration, rd Reading) gocv.Mat {
 	}
 	thick := max(1, int(sp/15))
 	green := color.RGBA{G: 220, A: 255}
+	// Each line from point to point, so that a lens term's bend shows.
 	for k := 0; k < n; k++ {
-		gocv.Line(&out, pt(float64(k), 0), pt(float64(k), float64(n-1)), green, thick)
-		gocv.Line(&out, pt(0, float64(k)), pt(float64(n-1), float64(k)), green, thick)
+		for j := 0; j+1 < n; j++ {
+			fk, fj := float64(k), float64(j)
+			gocv.Line(&out, pt(fk, fj), pt(fk, fj+1), green, thick)
+			gocv.Line(&out, pt(fj, fk), pt(fj+1, fk), green, thick)
+		}
 	}
 	rad := max(2, int(0.42*sp))
 	for r := 0; r < n && rd.Size == n; r++ {

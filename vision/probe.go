@@ -109,6 +109,17 @@ func FindBoardInFile(ctx context.Context, path string, size int) (calib.Calibrat
 	return calib.Find(img, calib.FindOptions{Size: size, Context: ctx})
 }
 
+// FitLensImage is calib.FitLens for a frame held in Go (a camera loop's snapshot): it fits the
+// lens term of corners placed by hand on the set-up screen.
+func FitLensImage(img image.Image, cal calib.Calibration) (calib.Calibration, error) {
+	m, err := gocv.ImageToMatRGB(img)
+	if err != nil {
+		return cal, fmt.Errorf("vision: %w", err)
+	}
+	defer m.Close()
+	return calib.FitLens(m, cal)
+}
+
 // LookImage is Look for a frame drawn in Go (the demo's renderer).
 func (e *Eye) LookImage(img image.Image, at time.Time, seq uint64) (observe.Sight, error) {
 	m, err := gocv.ImageToMatRGB(img)

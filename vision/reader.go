@@ -52,11 +52,14 @@ func NewReader(cal calib.Calibration, p Params) (*Reader, error) {
 	if p.Spacing > 0 {
 		g.Spacing = min(max(p.Spacing, 8), 64)
 	}
-	h := cal.GridToImage() // grid (col,row) -> image
+	h := cal.PinholeGridToImage() // grid (col,row) -> the pinhole picture (the frame without the lens's bending)
 	s := float64(g.Spacing)
 	// canonical (u,v) -> grid ((u-s)/s, (v-s)/s) -> image
 	t := [9]float64{1 / s, 0, -1, 0, 1 / s, -1, 0, 0, 1}
-	m := mul3(h, t)
+	m := canonMap{h: mul3(h, t)}
+	if cal.Lens != 0 {
+		m.bend = cal.Bend
+	}
 	samp := newSampler(g)
 	samp.markOutside(m, cal.ImageWidth, cal.ImageHeight)
 	var net PointModel

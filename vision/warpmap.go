@@ -5,6 +5,8 @@ import (
 	"math"
 
 	"gocv.io/x/gocv"
+
+	"tengen/calib"
 )
 
 // interBits is OpenCV's INTER_BITS: remap's fixed-point maps keep a source coordinate's
@@ -21,9 +23,32 @@ type warpMaps struct {
 	xy, frac gocv.Mat
 }
 
-// newWarpMaps computes the maps of the homography toImg (canonical pixel -> image pixel) for a
-// side x side canonical image, rounding as cv::warpPerspective does.
-func newWarpMaps(toImg [9]float64, side int) (warpMaps, error) {
+// canonMap takes a canonical pixel to the frame's: a homography to the pinhole picture, then the
+// lens's bending (nil for none).
+type canonMap struct {
+	h    [9]float64
+	bend func(calib.Point2) calib.Point2
+}
+
+// at maps canonical pixel (u, v) to the frame; ok is false behind the camera.
+func (m canonMap) at(u, v float64) (x, y float64, ok bool) {
+	h := m.h
+	z := h[6]*u + h[7]*v + h[8]
+	if z <= 0 {
+		return 0, 0, false
+	}
+	x, y = (h[0]*u+h[1]*v+h[2])/z, (h[3]*u+h[4]*v+h[5])/z
+	if m.bend != nil {
+		p := m.bend(calib.Point2{X: x, Y: y})
+		x, y = p.X, p.Y
+	}
+	return x, y, true
+}
+
+// newWarpMaps computes the maps of toImg (canonical pixel -> image pixel) for a side x side
+// canonical image. Without a lens the pixels are those of cv::warpPerspective, rounded as it
+// rounds; a lens bends each pixel's source (computed once, so a frame costs no more).
+func newWarpMaps(toImg canonMap, side int) (warpMaps, error) {
 	// The maps live in OpenCV's memory, written through Go views of it: no Go memory is held
 	// by C, and the Go heap does not grow by a megabyte it cannot collect.
 	m := warpMaps{xy: gocv.NewMatWithSize(side, side, gocv.MatTypeCV16SC2),
@@ -43,15 +68,25 @@ func newWarpMaps(toImg [9]float64, side int) (warpMaps, error) {
 		return warpMaps{}, fmt.Errorf("vision: warp map of %d and %d values for a side of %d", len(xy), len(frac), side)
 	}
 	const tab = 1 << interBits
+	h := toImg.h
 	for v := 0; v < side; v++ {
 		for u := 0; u < side; u++ {
 			fu, fv := float64(u), float64(v)
-			w := toImg[6]*fu + toImg[7]*fv + toImg[8]
-			if w != 0 {
-				w = tab / w
+			var x, y int32
+			if toImg.bend != nil {
+				px, py, ok := toImg.at(fu, fv)
+				if !ok {
+					px, py = -1e9, -1e9 // behind the camera: outside, as the pinhole map puts it
+				}
+				x, y = fixedCoord(px*tab), fixedCoord(py*tab)
+			} else {
+				w := h[6]*fu + h[7]*fv + h[8]
+				if w != 0 {
+					w = tab / w
+				}
+				x = fixedCoord((h[0]*fu + h[1]*fv + h[2]) * w)
+				y = fixedCoord((h[3]*fu + h[4]*fv + h[5]) * w)
 			}
-			x := fixedCoord((toImg[0]*fu + toImg[1]*fv + toImg[2]) * w)
-			y := fixedCoord((toImg[3]*fu + toImg[4]*fv + toImg[5]) * w)
 			i := v*side + u
 			xy[2*i], xy[2*i+1] = saturateInt16(x>>interBits), saturateInt16(y>>interBits)
 			frac[i] = uint16((y&(tab-1))*tab + (x & (tab - 1)))

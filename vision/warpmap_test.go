@@ -3,10 +3,12 @@ package vision
 import (
 	"image"
 	"image/color"
+	"math"
 	"testing"
 
 	"gocv.io/x/gocv"
 
+	"tengen/calib"
 	"tengen/demo"
 	"tengen/internal/rendertest"
 )
@@ -37,7 +39,7 @@ func TestWarpMapsMatchWarpPerspective(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			const side = 240
-			maps, err := newWarpMaps(tc.toImg, side)
+			maps, err := newWarpMaps(canonMap{h: tc.toImg}, side)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -91,7 +93,7 @@ func TestWarpMapsSurviveTheHorizon(t *testing.T) {
 		{1, 0, 0, 0, 1, 0, 0, 0, 0},
 		{2, 1, 0, 1, 2, 0, 1e-3, 1e-3, -0.2},
 	} {
-		maps, err := newWarpMaps(h, 120)
+		maps, err := newWarpMaps(canonMap{h: h}, 120)
 		if err != nil {
 			t.Fatalf("%v: %v", h, err)
 		}
@@ -133,4 +135,47 @@ func BenchmarkWarp(b *testing.B) {
 				gocv.InterpolationLinear|gocv.WarpInverseMap, gocv.BorderReplicate, color.RGBA{})
 		}
 	})
+}
+
+// TestWarpMapsFollowTheLens checks that a Reader of a calibration with a lens term takes each
+// intersection's canonical pixel from where the calibration puts the intersection in the frame
+// (to the maps' 1/32 pixel), and that it is not where the straight grid puts it.
+func TestWarpMapsFollowTheLens(t *testing.T) {
+	cal, err := calib.FromCorners(1280, 720, 19, [4]calib.Point2{{X: 407, Y: 45}, {X: 939, Y: 55}, {X: 991, Y: 643}, {X: 329, Y: 621}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cal.Lens = 0.15
+	r, err := NewReader(cal, Params{HandTuned: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	xy, err := r.toImg.xy.DataPtrInt16()
+	if err != nil {
+		t.Fatal(err)
+	}
+	frac, err := r.toImg.frac.DataPtrUint16()
+	if err != nil {
+		t.Fatal(err)
+	}
+	straight := cal
+	straight.Lens = 0
+	side, s := r.geom.Side(), r.geom.Spacing
+	bentApart := 0.0
+	for _, q := range [][2]int{{0, 0}, {9, 0}, {18, 9}, {9, 9}, {4, 16}, {0, 18}} {
+		i := (s*(q[1]+1))*side + s*(q[0]+1)
+		const tab = 1 << interBits
+		x := float64(xy[2*i]) + float64(frac[i]%tab)/tab
+		y := float64(xy[2*i+1]) + float64(frac[i]/tab)/tab
+		want := cal.IntersectionPixel(q[0], q[1])
+		if d := math.Hypot(x-want.X, y-want.Y); d > 0.05 {
+			t.Errorf("intersection %v taken from (%.2f,%.2f), %.2f px from the bent grid's (%.2f,%.2f)", q, x, y, d, want.X, want.Y)
+		}
+		p := straight.IntersectionPixel(q[0], q[1])
+		bentApart = max(bentApart, math.Hypot(p.X-want.X, p.Y-want.Y))
+	}
+	if bentApart < 2 {
+		t.Errorf("the lens term moves no intersection by 2 px (at most %.2f): the test shows nothing", bentApart)
+	}
 }

@@ -29,7 +29,7 @@ line "== PATH" followed by "error: ..." (the same message also goes to stderr); 
 others are still read, and the exit status is 1 at the end if any image failed.
 
 With --json, each image gives one JSON object on its own line:
-  {"path":..., "size":19, "rows":["...", ...], "confidence":0.97, "corners":[...],
+  {"path":..., "size":19, "rows":["...", ...], "confidence":0.97, "corners":[...], "lens":0.05,
    "probabilities":[[p_empty, p_black, p_white, p_obscured], ...]}
 (one probability row per point, row-major in the order of "rows"), or
   {"path":..., "error":"...", "no_board":true, "reason":"..."}
@@ -40,7 +40,9 @@ With --debug OUT.png, the found grid and the reading are drawn over the photo an
 stone, a blue ring on each white one, a yellow cross on each obscured point, a magenta dot
 where the reader is unsure.
 
-Without --calib the board is found automatically in every image.
+Without --calib the board is found automatically in every image, and with it how the
+camera's lens bends the lines between the corners ("lens" in --json, 0 when straight). A
+--calib file without a lens term has one fitted to each image.
 
 Flags:
 `
@@ -52,6 +54,8 @@ type detectResult struct {
 	Rows       []string       `json:"rows,omitempty"`
 	Confidence float64        `json:"confidence,omitempty"`
 	Corners    []calib.Point2 `json:"corners,omitempty"`
+	// Lens is the calibration's lens term (calib.Calibration.Lens): 0 for straight lines.
+	Lens float64 `json:"lens,omitempty"`
 	// Probabilities holds each point's probability of empty, black, white and obscured.
 	Probabilities [][4]float64 `json:"probabilities,omitempty"`
 	Error         string       `json:"error,omitempty"`
@@ -146,6 +150,7 @@ func runDetect(ctx context.Context, args []string, stdout, stderr io.Writer) err
 				res.Rows = strings.Split(strings.TrimSuffix(det.Reading.Text(), "\n"), "\n")
 				res.Confidence = round2(det.Confidence)
 				res.Corners = det.Calibration.Corners[:]
+				res.Lens = det.Calibration.Lens
 			}
 			if e := enc.Encode(res); e != nil {
 				return e

@@ -942,6 +942,12 @@ func (k *kiosk) saveCalibration(corners [4][2]float64, size int, blackSide strin
 		return err
 	}
 	c.Confidence = 1
+	// The lines between the placed corners bow as the camera's lens bends them.
+	if bent, err := vision.FitLensImage(g.Frame, c); err == nil {
+		c = bent
+	} else {
+		k.log.Warn("calibration: lens term not fitted", "err", err)
+	}
 	if err := calib.Save(k.calPath, c); err != nil {
 		return err
 	}

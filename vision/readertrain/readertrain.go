@@ -402,7 +402,12 @@ func Evaluate(source string, photos []*Photo, params vision.Params, dump string)
 	}
 	var worst []bad
 	for _, p := range photos {
-		r, err := vision.NewReader(p.Cal, params)
+		// The photo's corners with the lens term the kiosk fits to corners set by hand.
+		cal, err := calib.FitLens(p.Img, p.Cal)
+		if err != nil {
+			return res, fmt.Errorf("readertrain: %s: %w", p.Rel, err)
+		}
+		r, err := vision.NewReader(cal, params)
 		if err != nil {
 			return res, err
 		}
@@ -439,7 +444,7 @@ func Evaluate(source string, photos []*Photo, params vision.Params, dump string)
 			}
 		}
 		if dump != "" {
-			hand, err := handTunedWrong(p)
+			hand, err := handTunedWrong(p, cal)
 			if err != nil {
 				return res, err
 			}
@@ -449,7 +454,7 @@ func Evaluate(source string, photos []*Photo, params vision.Params, dump string)
 			}
 		}
 		if dump != "" && wrong > 0 {
-			if err := dumpPhoto(dump, p, rd, wrongAt); err != nil {
+			if err := dumpPhoto(dump, p, cal, rd, wrongAt); err != nil {
 				return res, err
 			}
 		}
@@ -555,14 +560,14 @@ func appendLine(path, line string) error {
 	return nil
 }
 
-// dumpPhoto draws a photo's reading with its wrong points crossed in white.
-func dumpPhoto(dir string, p *Photo, rd vision.Reading, wrongAt []int) error {
-	ov := vision.Overlay(p.Img, p.Cal, rd)
+// dumpPhoto draws a photo's reading on its calibration cal with its wrong points crossed in white.
+func dumpPhoto(dir string, p *Photo, cal calib.Calibration, rd vision.Reading, wrongAt []int) error {
+	ov := vision.Overlay(p.Img, cal, rd)
 	defer ov.Close()
-	n := p.Cal.Size
+	n := cal.Size
 	d := max(2, int(p.Spacing/3))
 	for _, i := range wrongAt {
-		q := p.Cal.IntersectionPixel(i%n, i/n)
+		q := cal.IntersectionPixel(i%n, i/n)
 		c := image.Pt(int(q.X), int(q.Y))
 		gocv.Line(&ov, c.Add(image.Pt(-d, -d)), c.Add(image.Pt(d, d)), color.RGBA{255, 255, 255, 255}, 2)
 		gocv.Line(&ov, c.Add(image.Pt(-d, d)), c.Add(image.Pt(d, -d)), color.RGBA{255, 255, 255, 255}, 2)
@@ -575,8 +580,8 @@ func dumpPhoto(dir string, p *Photo, rd vision.Reading, wrongAt []int) error {
 // of the box-labelled photos) reads otherwise than labelled: beside the learned reader's
 // mistakes it tells a photo both read against its labels (doubtful labels, a grid one line off,
 // or a picture hard for both) from one only the learned reader gets wrong.
-func handTunedWrong(p *Photo) (int, error) {
-	r, err := vision.NewReader(p.Cal, vision.Params{HandTuned: true})
+func handTunedWrong(p *Photo, cal calib.Calibration) (int, error) {
+	r, err := vision.NewReader(cal, vision.Params{HandTuned: true})
 	if err != nil {
 		return 0, err
 	}
