@@ -15,7 +15,7 @@ import (
 // pinhole lens the term must stay 0. The scenes are the first of their kind from seed 1 on.
 func TestFitLensOnRenders(t *testing.T) {
 	if testing.Short() {
-		t.Skip("renders boards")
+		t.Skip("skipped with -short: renders boards")
 	}
 	const w, h, size = 1024, 768, 19
 	bent, straight := 0, 0
