@@ -127,7 +127,7 @@ func FitLens(frame gocv.Mat, cal Calibration) (Calibration, error) {
 		s, _ := lineContrast(&g, at(k, light), samples)
 		return s
 	}
-	base := max(dark, lightC)
+	base, sides0 := lineContrast(&g, at(0, light), samples)
 	best, bestK := base, 0.0
 	for i := 1; i <= lensSteps; i++ {
 		k := lensStep * float64(i)
@@ -149,7 +149,6 @@ func FitLens(frame gocv.Mat, cal Calibration) (Calibration, error) {
 	if bestK == 0 || base <= 0 || best < base*(1+lensGain) || score(-bestK) >= base {
 		return cal, nil
 	}
-	_, sides0 := lineContrast(&g, at(0, light), samples)
 	_, sides := lineContrast(&g, at(bestK, light), samples)
 	for i := range sides {
 		if sides[i] <= sides0[i] {
