@@ -89,3 +89,6 @@ func (v AugVariant) Judge(c Calibration) (right bool, err float64) {
 
 // RefusalReason is refusalReason for tests outside the package: a refusal shortened to its kind.
 func RefusalReason(err error) string { return refusalReason(err) }
+
+// FindStraight exposes findStraight (Find without the lens term) to the external tests.
+var FindStraight = findStraight

@@ -30,7 +30,7 @@ const DefaultMinConfidence = 0.5
 var defaultSizes = [...]int{9, 13, 19}
 
 // Find locates the board in one frame (BGR, BGRA or grey): its size, the corner intersections,
-// the lens's bending of the lines between them (FitLens) and a confidence in 0..1. It returns an
+// the lens's bending of the lines between them (fitFoundLens) and a confidence in 0..1. It returns an
 // error wrapping ErrNoBoard when no grid is convincing, and ErrBadImage for an empty or
 // unsupported Mat. Black's side defaults to the image bottom.
 func Find(img gocv.Mat, opts FindOptions) (Calibration, error) {
@@ -38,7 +38,7 @@ func Find(img gocv.Mat, opts FindOptions) (Calibration, error) {
 	if err != nil {
 		return c, err
 	}
-	return FitLens(img, c)
+	return fitFoundLens(img, c)
 }
 
 // findStraight is Find without the lens term: the straight grid through the corners.

@@ -6,6 +6,8 @@ import (
 	"math"
 
 	"gocv.io/x/gocv"
+
+	"tengen/internal/homography"
 )
 
 // Lens limits: a Calibration's Lens outside them is refused (ErrCorrupt). Below MinLens the
@@ -83,6 +85,11 @@ const (
 	lensSteps = 15
 	// lensGain is how much more line contrast the best term must show than none.
 	lensGain = 0.02
+	// lensMoveMin is the least term for which the finder's corners move with it (fitFoundLens).
+	// On the gomrade photo 2/67 a term of 0.02 moved a corner from 0.20 to 0.27 spacing off the
+	// one verified by eye, the grid's mean error unchanged; the renders it puts right are bent
+	// by 0.055 or more.
+	lensMoveMin = 0.04
 )
 
 // FitLens returns cal with the Lens term under which its grid lies best on the board's lines in
@@ -90,73 +97,213 @@ const (
 // camera's grid; a wide lens bows the lines between them, a fifth of a spacing or more at a
 // 19x19 board's edges, which is where the reader would then look beside its stones. The lines'
 // contrast is measured along every grid line for barrel terms from 0 to 0.3, and the best term
-// is kept only when it is a lens's doing: the lines show lensGain more contrast with it than
-// without, they show more along each of the board's four sides, and bending the other way
-// shows less than no term (a straight grid a little off its lines gains from a bend either
-// way). Otherwise Lens is 0. A calibration's frames never change the term, so it is fitted
-// once, when the board is found or its corners set.
+// is kept only when it is a lens's doing (lensImage.keep). Otherwise Lens is 0. A calibration's
+// frames never change the term, so it is fitted once, when the corners are set; Find fits it to
+// the boards it finds with fitFoundLens, which moves their corners with it.
 func FitLens(frame gocv.Mat, cal Calibration) (Calibration, error) {
-	if err := cal.Validate(); err != nil {
-		return cal, err
-	}
-	if err := cal.CheckImage(frame.Cols(), frame.Rows()); err != nil {
-		return cal, err
-	}
-	gray, err := lensGray(frame, cal.Spacing())
+	li, err := newLensImage(frame, cal)
 	if err != nil {
 		return cal, err
 	}
-	defer gray.Close()
-	pix, err := gray.DataPtrUint8()
-	if err != nil || len(pix) != gray.Cols()*gray.Rows() {
-		return cal, fmt.Errorf("%w: grey frame: %v", ErrBadImage, err)
-	}
-	// A view of OpenCV's memory, read while gray is open: no copy on the Go heap.
-	g := grayPlane{w: gray.Cols(), h: gray.Rows(), pix: pix}
-	// The lines' polarity as they show with no term: corners set by hand do not say it.
-	at := func(k float64, light bool) Calibration {
-		c := cal
-		c.Lens, c.LightLines = k, light
+	defer li.close()
+	return li.fitFixed(), nil
+}
+
+// fitFixed is FitLens on a prepared frame.
+func (li *lensImage) fitFixed() Calibration {
+	straight := li.straight()
+	best, bestS := straight, li.score(straight)
+	at := func(k float64) Calibration {
+		c := straight
+		c.Lens = k
 		return c
 	}
-	samples := lineSamples(&g, cal)
-	dark, _ := lineContrast(&g, at(0, false), samples)
-	lightC, _ := lineContrast(&g, at(0, true), samples)
-	light := lightC > dark
-	score := func(k float64) float64 {
-		s, _ := lineContrast(&g, at(k, light), samples)
-		return s
-	}
-	base, sides0 := lineContrast(&g, at(0, light), samples)
-	best, bestK := base, 0.0
 	for i := 1; i <= lensSteps; i++ {
-		k := lensStep * float64(i)
-		if s := score(k); s > best {
-			best, bestK = s, k
+		c := at(lensStep * float64(i))
+		if s := li.score(c); s > bestS {
+			best, bestS = c, s
 		}
 	}
-	coarse := bestK
+	coarse := best.Lens
 	for i := -3; i <= 3; i++ {
 		k := coarse + lensStep/4*float64(i)
 		if i == 0 || k <= 0 {
 			continue
 		}
-		if s := score(k); s > best {
-			best, bestK = s, k
+		c := at(k)
+		if s := li.score(c); s > bestS {
+			best, bestS = c, s
 		}
 	}
-	cal.Lens = 0
-	if bestK == 0 || base <= 0 || best < base*(1+lensGain) || score(-bestK) >= base {
-		return cal, nil
+	if !li.keep(best, at(-best.Lens)) {
+		return li.result(straight)
 	}
-	_, sides := lineContrast(&g, at(bestK, light), samples)
+	return li.result(best)
+}
+
+// fitFoundLens is FitLens for a grid the finder fitted: a straight grid fitted to a bent board's
+// lines lies on them in the middle and off them at the corners (a little too large under a
+// barrel lens), so the corners move with the term. For each term the corners are those whose bent
+// grid comes nearest the found one (withLensFor); the best term's corners and term are then moved
+// a coordinate at a time while the lines' contrast rises, and kept as FitLens keeps a term. A
+// term under lensMoveMin bends the grid too little for the finder's compromise to matter (a tenth
+// of a spacing, within its own error), so there the corners stay and FitLens decides the term.
+func fitFoundLens(frame gocv.Mat, cal Calibration) (Calibration, error) {
+	li, err := newLensImage(frame, cal)
+	if err != nil {
+		return cal, err
+	}
+	defer li.close()
+	straight := li.straight()
+	best, bestS := straight, li.score(straight)
+	for i := 1; i <= lensSteps; i++ {
+		c, ok := withLensFor(straight, lensStep*float64(i))
+		if !ok {
+			continue
+		}
+		if s := li.score(c); s > bestS {
+			best, bestS = c, s
+		}
+	}
+	if best.Lens == 0 {
+		return li.fitFixed(), nil
+	}
+	sp := straight.Spacing()
+	for _, step := range []float64{0.1, 0.05, 0.025} {
+		for range 4 {
+			moved := false
+			for i := range 9 { // the eight corner coordinates, then the term
+				for _, d := range []float64{step, -step} {
+					c := best
+					switch {
+					case i == 8:
+						c.Lens = max(lensStep/4, c.Lens+d/5)
+					case i%2 == 0:
+						c.Corners[i/2].X += d * sp
+					default:
+						c.Corners[i/2].Y += d * sp
+					}
+					if c.Validate() != nil {
+						continue
+					}
+					if s := li.score(c); s > bestS {
+						best, bestS, moved = c, s, true
+						break
+					}
+				}
+			}
+			if !moved {
+				break
+			}
+		}
+	}
+	opposite, ok := withLensFor(straight, -best.Lens)
+	if best.Lens < lensMoveMin || !ok || !li.keep(best, opposite) {
+		return li.fitFixed(), nil
+	}
+	return li.result(best), nil
+}
+
+// withLensFor returns a calibration with lens term k whose grid matches cal's straight grid as
+// closely as a bent grid can: cal's intersections straightened by k, a homography fitted to them
+// by least squares, and its corners bent back. ok is false when they make no calibration.
+func withLensFor(cal Calibration, k float64) (Calibration, bool) {
+	c := cal
+	c.Lens = k
+	l := c.lens()
+	h := cal.GridToImage()
+	src := make([][2]float64, 0, cal.Size*cal.Size)
+	dst := make([][2]float64, 0, cal.Size*cal.Size)
+	for row := 0; row < cal.Size; row++ {
+		for col := 0; col < cal.Size; col++ {
+			p := l.straighten(applyH(h, Point2{float64(col), float64(row)}))
+			src = append(src, [2]float64{float64(col), float64(row)})
+			dst = append(dst, [2]float64{p.X, p.Y})
+		}
+	}
+	m, ok := homography.Fit(src, dst)
+	if !ok {
+		return cal, false
+	}
+	n := float64(cal.Size - 1)
+	for i, g := range [4]Point2{{0, 0}, {n, 0}, {n, n}, {0, n}} {
+		c.Corners[i] = l.bend(applyH([9]float64(m), g))
+	}
+	return c, c.Validate() == nil
+}
+
+// lensImage is a frame made ready for judging lens terms of one board: its grey pixels and the
+// grid-line samples of the board's straight grid, in the lines' polarity.
+type lensImage struct {
+	gray    gocv.Mat
+	g       grayPlane // a view of gray's pixels
+	cal     Calibration
+	light   bool // the caller's LightLines, given back by result
+	samples []lineSample
+}
+
+// newLensImage prepares frame for judging lens terms of cal's board; the caller closes it.
+func newLensImage(frame gocv.Mat, cal Calibration) (*lensImage, error) {
+	if err := cal.Validate(); err != nil {
+		return nil, err
+	}
+	if err := cal.CheckImage(frame.Cols(), frame.Rows()); err != nil {
+		return nil, err
+	}
+	gray, err := lensGray(frame, cal.Spacing())
+	if err != nil {
+		return nil, err
+	}
+	pix, err := gray.DataPtrUint8()
+	if err != nil || len(pix) != gray.Cols()*gray.Rows() {
+		gray.Close()
+		return nil, fmt.Errorf("%w: grey frame: %v", ErrBadImage, err)
+	}
+	// A view of OpenCV's memory, read while gray is open: no copy on the Go heap.
+	li := &lensImage{gray: gray, g: grayPlane{w: gray.Cols(), h: gray.Rows(), pix: pix}, cal: cal, light: cal.LightLines}
+	li.cal.Lens = 0
+	li.samples = lineSamples(&li.g, li.cal)
+	// The lines' polarity as they show with no term: corners set by hand do not say it.
+	dark, light := li.cal, li.cal
+	dark.LightLines, light.LightLines = false, true
+	li.cal.LightLines = li.score(light) > li.score(dark)
+	return li, nil
+}
+
+func (li *lensImage) close() { li.gray.Close() }
+
+// result is c as the caller gets it: in the caller's polarity, the term to four decimals.
+func (li *lensImage) result(c Calibration) Calibration {
+	c.LightLines = li.light
+	c.Lens = math.Round(c.Lens*1e4) / 1e4
+	return c
+}
+
+// straight is the board's calibration with no lens term, in the polarity its lines show.
+func (li *lensImage) straight() Calibration { return li.cal }
+
+// score is the mean contrast of c's grid lines (lineContrast).
+func (li *lensImage) score(c Calibration) float64 {
+	s, _ := lineContrast(&li.g, c, li.samples)
+	return s
+}
+
+// keep says whether a lens term is a lens's doing: its grid shows lensGain more line contrast
+// than the straight one, more along each of the board's four sides (their outer thirds), and the
+// same grid bent the other way shows less than the straight one (a straight grid a little off
+// its lines gains from a bend either way).
+func (li *lensImage) keep(bent, opposite Calibration) bool {
+	base, sides0 := lineContrast(&li.g, li.straight(), li.samples)
+	s, sides := lineContrast(&li.g, bent, li.samples)
+	if bent.Lens <= 0 || base <= 0 || s < base*(1+lensGain) || li.score(opposite) >= base {
+		return false
+	}
 	for i := range sides {
 		if sides[i] <= sides0[i] {
-			return cal, nil
+			return false
 		}
 	}
-	cal.Lens = math.Round(bestK*1e4) / 1e4
-	return cal, nil
+	return true
 }
 
 // lensGray is the frame in grey, smoothed a little so that a line a pixel wide is seen from
