@@ -22,7 +22,7 @@ type DriftReport struct {
 // expected grid lines and along slightly moved copies of the grid; if a moved copy fits better,
 // or the lines are gone, or a line appears just beyond an edge, the board or camera moved.
 // A hand over the board also lowers the contrast, so callers should require a few consecutive
-// Moved reports before acting.
+// Moved reports before acting. A grid bent by a lens term is sampled along its bent lines.
 func Check(frame gocv.Mat, cal Calibration) (DriftReport, error) {
 	if err := cal.Validate(); err != nil {
 		return DriftReport{}, err
@@ -51,12 +51,25 @@ func (w *workImage) toWork(corners [4]Point2) [4]Point2 {
 	return cs
 }
 
+// lensToWork is the frame's lens l in work pixels: the same term about the centre's work pixel,
+// the half-diagonal scaled (the work image is the frame scaled alike both ways, to a pixel).
+func (w *workImage) lensToWork(l lensModel) lensModel {
+	return lensModel{k: l.k, cx: (l.cx+0.5)*w.sx - 0.5, cy: (l.cy+0.5)*w.sy - 0.5, rn: l.rn * math.Sqrt(w.sx*w.sy)}
+}
+
 // check is Check on a prepared frame.
 func (w *workImage) check(cal Calibration) DriftReport {
-	cs := w.toWork(cal.Corners)
+	// The grid in the work image's pinhole picture, and the lens that bends it onto the lines.
+	l := cal.lens()
+	var pinhole [4]Point2
+	for i, c := range cal.Corners {
+		pinhole[i] = l.straighten(c)
+	}
+	cs := w.toWork(pinhole)
+	bend := w.lensToWork(l)
 	cap := lineCap(&w.lines)
 	n := cal.Size
-	on, off, _ := gridEvidence(&w.lines, n, n, cs, cap, false)
+	on, off, _ := bentGridEvidence(&w.lines, n, n, cs, bend, cap, false)
 	rep := DriftReport{}
 	if on > 0 {
 		rep.Contrast = math.Max(0, (on-off)/(on+1))
@@ -73,7 +86,7 @@ func (w *workImage) check(cal Calibration) DriftReport {
 	}
 	// Each edge line must be there and nothing line-like one spacing beyond it (a shift by a
 	// whole spacing keeps the lattice aligned but breaks this).
-	r := evidenceReader{lines: &w.lines, h: h, cap: cap, along: fineAlong}
+	r := evidenceReader{lines: &w.lines, h: h, cap: cap, along: fineAlong, bend: bend}
 	last := float64(n - 1)
 	// Small offsets tolerate harmless sub-line misalignment.
 	var edges, beyond [4]float64
@@ -115,7 +128,7 @@ func (w *workImage) check(cal Calibration) DriftReport {
 			u, v := mv(g.X, g.Y)
 			c[k] = applyH(h, Point2{u, v})
 		}
-		on2, off2, _ := gridEvidence(&w.lines, n, n, c, cap, true)
+		on2, off2, _ := bentGridEvidence(&w.lines, n, n, c, bend, cap, true)
 		if on2-off2 > base {
 			rep.Moved = true
 			rep.Reason = fmt.Sprintf("grid fits better moved (variant %d: %.1f > %.1f)", i, on2-off2, base)

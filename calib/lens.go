@@ -90,6 +90,11 @@ const (
 	// one verified by eye, the grid's mean error unchanged; the renders it puts right are bent
 	// by 0.055 or more.
 	lensMoveMin = 0.04
+	// lensStonesMin is the fewest black stones on the board by which stonesAgree judges a move.
+	lensStonesMin = 8
+	// lensStonesSlack is how much further off their points, on average in spacings, the stones
+	// may sit on moved corners than on the found ones.
+	lensStonesSlack = 0.05
 )
 
 // FitLens returns cal with the Lens term under which its grid lies best on the board's lines in
@@ -198,10 +203,33 @@ func fitFoundLens(frame gocv.Mat, cal Calibration) (Calibration, error) {
 		}
 	}
 	opposite, ok := withLensFor(straight, -best.Lens)
-	if best.Lens < lensMoveMin || !ok || !li.keep(best, opposite) {
+	if best.Lens < lensMoveMin || !ok || !li.keep(best, opposite) || !li.stonesAgree(straight, best) {
 		return li.fitFixed(), nil
 	}
 	return li.result(best), nil
+}
+
+// stonesAgree reports whether the black stones sit on moved's intersections about as well as on
+// straight's (lensStonesSlack): a lens moves the stones with the lines, so the corners it moves
+// must carry the stones along. The lines alone can gain contrast from a grid pulled off the
+// board's edge rows (a crowded screen capture of a flat board, Roboflow 2ce631f40396, passed
+// every line condition with its corners drawn 0.7 spacing inwards, its stones 0.25 spacing off
+// their points on average instead of 0.07), and there the edge stones are left behind. With fewer
+// than lensStonesMin stones on the board the lines decide alone.
+func (li *lensImage) stonesAgree(straight, moved Calibration) bool {
+	var off0, off1 float64
+	n := 0
+	for _, b := range findStoneBlobs(li.gray) {
+		p := Point2{b.x, b.y}
+		g0, g1 := straight.ImageToGrid(p), moved.ImageToGrid(p)
+		if !onBoard(g0, straight.Size, straight.Size) {
+			continue
+		}
+		off0 += offPoint(g0)
+		off1 += offPoint(g1)
+		n++
+	}
+	return n < lensStonesMin || off1 <= off0+lensStonesSlack*float64(n)
 }
 
 // withLensFor returns a calibration with lens term k whose grid matches cal's straight grid as

@@ -2,11 +2,16 @@ package calib_test
 
 import (
 	"math"
+	"path/filepath"
 	"testing"
+
+	"gocv.io/x/gocv"
 
 	"tengen/calib"
 	"tengen/demo"
+	"tengen/internal/benchcpu"
 	"tengen/internal/rendertest"
+	"tengen/internal/shareddata"
 )
 
 // TestFitLensOnRenders fits the lens term to rendered 19x19 boards given their drawn corners: on
@@ -109,5 +114,106 @@ func TestFindFollowsTheLens(t *testing.T) {
 		if off > 0.2 {
 			t.Errorf("seed %d: found %.2f spacing off with a lens term of %.3f (drawn %.3f)", seed, off, found.Lens, s.Look.Barrel)
 		}
+	}
+}
+
+// TestFindKeepsAFlatBoardFlat checks the stones' say over a lens term that would move the
+// corners: Roboflow's 2ce631f40396 is a screen capture of a flat, crowded board whose lines gain
+// contrast from a grid drawn 0.7 spacing inwards at its corners with a term of 0.085, which
+// leaves its edge stones a quarter spacing off their points on average instead of 0.07. Find
+// must keep the straight grid it found.
+func TestFindKeepsAFlatBoardFlat(t *testing.T) {
+	dir := shareddata.Path(t, "vision-eval")
+	matches, err := filepath.Glob(filepath.Join(dir, "roboflow-stone-detection", "*", "images", "2ce631f4039649408b9a11a11d2f50d2_*.jpg"))
+	if err != nil || len(matches) != 1 {
+		t.Fatalf("the photo: %v (%d found)", err, len(matches))
+	}
+	frame := gocv.IMRead(matches[0], gocv.IMReadColor)
+	if frame.Empty() {
+		t.Fatalf("cannot read %s", matches[0])
+	}
+	defer frame.Close()
+	straight, err := calib.FindStraight(frame, calib.FindOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	found, err := calib.Find(frame, calib.FindOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	moved := 0.0
+	for i := range found.Corners {
+		moved = max(moved, math.Hypot(found.Corners[i].X-straight.Corners[i].X, found.Corners[i].Y-straight.Corners[i].Y)/straight.Spacing())
+	}
+	if found.Lens != 0 || moved > 0.01 {
+		t.Errorf("found with a lens term of %.3f, a corner moved %.2f spacing: want the straight grid", found.Lens, moved)
+	}
+}
+
+// TestDriftCheckFollowsTheLens checks that a board found with a lens term is not taken for a
+// moved one: the corners Find moves with the term lie off the straight grid that best fits the
+// bent lines (sampled along straight lines, every one of these boards was "moved"). The scenes are
+// TestFindFollowsTheLens's but seed 169, a white board on a dark table whose edge the check takes
+// for a line beyond the grid's edge, bent or straight.
+func TestDriftCheckFollowsTheLens(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: renders boards")
+	}
+	for _, seed := range []uint64{103, 166, 231, 277} {
+		_, frame, err := rendertest.Frame(seed, demo.SampleOptions{Size: 19, W: 1024, H: 768})
+		if err != nil {
+			t.Fatal(err)
+		}
+		found, err := calib.Find(frame, calib.FindOptions{})
+		if err != nil {
+			frame.Close()
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+		rep, err := calib.Check(frame, found)
+		frame.Close()
+		if err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+		t.Logf("seed %d: lens %.3f, contrast %.2f, moved %v %s", seed, found.Lens, rep.Contrast, rep.Moved, rep.Reason)
+		if rep.Moved {
+			t.Errorf("seed %d (lens %.3f): the drift check says the board moved: %s", seed, found.Lens, rep.Reason)
+		}
+	}
+}
+
+// BenchmarkCheckBent1080p is one drift check of a 1920x1080 frame of a board bent by a lens
+// (a render), with the bent calibration Find gives it and, for comparison, with the straight
+// grid the finder fits first: the bent check reads the line map through the lens term.
+func BenchmarkCheckBent1080p(b *testing.B) {
+	_, frame, err := rendertest.Frame(103, demo.SampleOptions{Size: 19, W: 1920, H: 1080})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer frame.Close()
+	bent, err := calib.Find(frame, calib.FindOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	straight, err := calib.FindStraight(frame, calib.FindOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	if bent.Lens == 0 {
+		b.Fatal("the render's board was found without a lens term: it no longer measures a bent check")
+	}
+	for _, bc := range []struct {
+		name string
+		cal  calib.Calibration
+	}{{"bent", bent}, {"straight", straight}} {
+		b.Run(bc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			c0 := benchcpu.Now()
+			for i := 0; i < b.N; i++ {
+				if rep, err := calib.Check(frame, bc.cal); err != nil || rep.Moved {
+					b.Fatal(err, rep)
+				}
+			}
+			benchcpu.ReportPerOp(b, c0)
+		})
 	}
 }

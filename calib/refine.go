@@ -356,6 +356,9 @@ type evidenceReader struct {
 	h     [9]float64
 	cap   float32
 	along []float64 // where between two intersections a line is sampled
+	// bend, when its term is not 0, takes h's pinhole picture to the line map's pixels: a grid
+	// bent by a lens term (the drift check's; the finder's grids are straight).
+	bend lensModel
 }
 
 // Sampling patterns: fine for final decisions, coarse (a third of the work) while searching.
@@ -374,6 +377,10 @@ func (r *evidenceReader) read(u, v float64) float64 {
 	}
 	x := (h[0]*u + h[1]*v + h[2]) / w
 	y := (h[3]*u + h[4]*v + h[5]) / w
+	if r.bend.k != 0 {
+		p := r.bend.bend(Point2{x, y})
+		x, y = p.X, p.Y
+	}
 	return float64(min(r.cap, r.lines.at(x, y)))
 }
 
@@ -481,11 +488,17 @@ func (r *evidenceReader) gapStubsQuantile(cols, rows int, d, q float64) [4]float
 // gridEvidence samples the line map along every grid line (between intersections, where
 // stones cover less), between the lines, and one spacing beyond the edge lines.
 func gridEvidence(lines *plane, cols, rows int, corners [4]Point2, cap float32, coarse bool) (on, off, out float64) {
+	return bentGridEvidence(lines, cols, rows, corners, lensModel{}, cap, coarse)
+}
+
+// bentGridEvidence is gridEvidence for a grid bent by a lens: corners are in the pinhole picture,
+// which bend takes to the line map's pixels.
+func bentGridEvidence(lines *plane, cols, rows int, corners [4]Point2, bend lensModel, cap float32, coarse bool) (on, off, out float64) {
 	h, ok := gridH(cols, rows, corners)
 	if !ok {
 		return 0, 0, 0
 	}
-	r := evidenceReader{lines: lines, h: h, cap: cap, along: fineAlong}
+	r := evidenceReader{lines: lines, h: h, cap: cap, along: fineAlong, bend: bend}
 	offFr := fineOff
 	if coarse {
 		r.along, offFr = coarseAlong, coarseOff

@@ -85,7 +85,7 @@ func (a Augmentation) Apply(img gocv.Mat, cal calib.Calibration, spacing float64
 		out.Close()
 		return gocv.Mat{}, calib.Calibration{}, fmt.Errorf("readertrain: jittered corners: %w", err)
 	}
-	nc.BlackSide = cal.BlackSide
+	nc.BlackSide, nc.Lens = cal.BlackSide, cal.Lens // the term is in half-diagonals: it holds when scaled
 	if a.Blur > 0.005 {
 		sigma := a.Blur * spacing
 		k := int(math.Ceil(sigma*3))*2 + 1

@@ -15,6 +15,7 @@ import (
 type cached struct {
 	Corners *[4][2]float64 `json:"corners,omitempty"`
 	Size    int            `json:"size,omitempty"`
+	Lens    float64        `json:"lens,omitempty"`
 	Skip    string         `json:"skip,omitempty"`
 }
 
@@ -41,13 +42,13 @@ func PrepareCached(photos []evalset.Photo, path string) ([]*Photo, []Skipped, er
 	for _, ph := range photos {
 		c, ok := known[ph.Rel]
 		if ph.Corners != nil || !ok {
-			p, err := prepare(ph, 0)
+			p, err := prepare(ph, 0, 0)
 			if ph.Corners == nil {
 				if err != nil {
 					known[ph.Rel] = cached{Skip: err.Error()}
 				} else {
 					q := p.foundCorners
-					known[ph.Rel] = cached{Corners: &q, Size: p.Cal.Size}
+					known[ph.Rel] = cached{Corners: &q, Size: p.Cal.Size, Lens: p.foundLens}
 				}
 				changed = true
 			}
@@ -63,7 +64,7 @@ func PrepareCached(photos []evalset.Photo, path string) ([]*Photo, []Skipped, er
 			continue
 		}
 		ph.Corners = c.Corners
-		p, err := prepare(ph, c.Size)
+		p, err := prepare(ph, c.Size, c.Lens)
 		if err != nil {
 			skipped = append(skipped, Skipped{Rel: ph.Rel, Reason: err})
 			continue

@@ -45,6 +45,7 @@ type Photo struct {
 	Spacing float64 // grid spacing in Img's pixels
 
 	foundCorners [4][2]float64 // the calibration's corners in the photo's own pixels
+	foundLens    float64       // and its lens term (calib.Calibration.Lens)
 }
 
 // scored is the number of the photo's points scored as stones (known and not under a hand).
@@ -93,7 +94,7 @@ func Prepare(photos []evalset.Photo) ([]*Photo, []Skipped) {
 	var out []*Photo
 	var skipped []Skipped
 	for _, ph := range photos {
-		p, err := prepare(ph, 0)
+		p, err := prepare(ph, 0, 0)
 		if err != nil {
 			skipped = append(skipped, Skipped{Rel: ph.Rel, Reason: err})
 			continue
@@ -104,8 +105,8 @@ func Prepare(photos []evalset.Photo) ([]*Photo, []Skipped) {
 }
 
 // prepare prepares one photo; size, when not 0, is the board's size where the label does not
-// say it (a box-labelled photo whose corners were found before).
-func prepare(ph evalset.Photo, size int) (*Photo, error) {
+// say it, and lens the lens term of its corners (a box-labelled photo whose board was found before).
+func prepare(ph evalset.Photo, size int, lens float64) (*Photo, error) {
 	img, err := vision.LoadImage(ph.Path)
 	if err != nil {
 		return nil, err
@@ -120,6 +121,7 @@ func prepare(ph evalset.Photo, size int) (*Photo, error) {
 			q[i] = calib.Point2{X: c[0], Y: c[1]}
 		}
 		cal, err = calib.FromCorners(img.Cols(), img.Rows(), size, q)
+		cal.Lens = lens
 	} else {
 		cal, err = vision.FindBoard(img, size, vision.Params{HandTuned: true})
 	}
@@ -132,6 +134,7 @@ func prepare(ph evalset.Photo, size int) (*Photo, error) {
 	for i, c := range cal.Corners {
 		p.foundCorners[i] = [2]float64{c.X, c.Y}
 	}
+	p.foundLens = cal.Lens
 	if ph.Label.Size != 0 {
 		p.Labels = append([]observe.Stone(nil), ph.Label.Stones...)
 		p.Known = make([]bool, n*n)
@@ -175,7 +178,8 @@ func prepare(ph evalset.Photo, size int) (*Photo, error) {
 			img.Close()
 			return nil, err
 		}
-		nc.BlackSide, nc.Confidence = cal.BlackSide, cal.Confidence
+		// The lens term is in half-diagonals, so it holds for the frame scaled alike both ways.
+		nc.BlackSide, nc.Confidence, nc.Lens = cal.BlackSide, cal.Confidence, cal.Lens
 		p.Cal = nc
 		p.Spacing = gridSpacing(nc)
 	}
@@ -215,7 +219,7 @@ func NewPool(photos []*Photo, variants int, seed uint64) (*Pool, error) {
 		}
 		pales := rand.New(rand.NewPCG(seed^0x9a1e, hashString(p.Rel))) // apart, so rng's draws stay as they were
 		for v := 0; v <= copies; v++ {
-			a, src, pale := Augmentation{Identity: true}, p.Img, false
+			a, src, owned := Augmentation{Identity: true}, p.Img, false
 			if v > 0 {
 				a = RandomAugmentation(rng)
 				if pb := RandomPaleBoard(pales); !pb.Identity() {
@@ -223,11 +227,11 @@ func NewPool(photos []*Photo, variants int, seed uint64) (*Pool, error) {
 					if err != nil {
 						return nil, fmt.Errorf("readertrain: %s: %w", p.Rel, err)
 					}
-					src, pale = m, true
+					src, owned = m, true
 				}
 			}
 			img, cal, err := a.Apply(src, p.Cal, p.Spacing, rng)
-			if pale {
+			if owned {
 				src.Close()
 			}
 			if err != nil {
@@ -402,10 +406,15 @@ func Evaluate(source string, photos []*Photo, params vision.Params, dump string)
 	}
 	var worst []bad
 	for _, p := range photos {
-		// The photo's corners with the lens term the kiosk fits to corners set by hand.
-		cal, err := calib.FitLens(p.Img, p.Cal)
-		if err != nil {
-			return res, fmt.Errorf("readertrain: %s: %w", p.Rel, err)
+		// The photo's corners with the lens term the kiosk fits to corners set by hand (a board
+		// found in the photo has its term already).
+		cal := p.Cal
+		if cal.Lens == 0 {
+			c, err := calib.FitLens(p.Img, p.Cal)
+			if err != nil {
+				return res, fmt.Errorf("readertrain: %s: %w", p.Rel, err)
+			}
+			cal = c
 		}
 		r, err := vision.NewReader(cal, params)
 		if err != nil {
