@@ -84,8 +84,12 @@ func (w *workImage) check(cal Calibration) DriftReport {
 		rep.Moved, rep.Reason = true, "degenerate calibration"
 		return rep
 	}
-	// Each edge line must be there and nothing line-like one spacing beyond it (a shift by a
-	// whole spacing keeps the lattice aligned but breaks this).
+	// Each edge line must be there and no line one spacing beyond it with the crossing lines
+	// running on to it (a shift by a whole spacing keeps the lattice aligned but breaks this).
+	// The crossing lines are what tell a grid line from the board's own edge: a pale board's
+	// side face or its edge against a dark table reads as a line out there, with bare margin
+	// before it. They are judged as the finder judges a lattice that continues (the stubs as most
+	// lines show them: an edge stone's rim reaches into the gap on its own line only).
 	r := evidenceReader{lines: &w.lines, h: h, cap: cap, along: fineAlong, bend: bend}
 	last := float64(n - 1)
 	// Small offsets tolerate harmless sub-line misalignment.
@@ -98,12 +102,13 @@ func (w *workImage) check(cal Calibration) DriftReport {
 			beyond[s] = math.Max(beyond[s], b[s])
 		}
 	}
+	outStubs := r.gapStubsQuantile(n, n, 1, 0.5)
 	for s := 0; s < 4; s++ {
 		if edges[s] < 0.3*on {
 			rep.Moved, rep.Reason = true, fmt.Sprintf("the %s edge line is missing", sideNames[[4]int{1, 3, 0, 2}[s]])
 			return rep
 		}
-		if beyond[s] > 0.5*on {
+		if min(beyond[s], outStubs[s]) > 0.5*on {
 			rep.Moved, rep.Reason = true, fmt.Sprintf("a line appears beyond the %s edge", sideNames[[4]int{1, 3, 0, 2}[s]])
 			return rep
 		}
