@@ -16,7 +16,39 @@ type DriftReport struct {
 	Contrast float64
 	// Reason explains Moved in a few words ("" when not moved).
 	Reason string
+	// Test is the test that found the move (DriftNone when not moved).
+	Test DriftTest
 }
+
+// DriftTest names one of Check's tests, so that a caller can tell a sign the board showed from
+// the start (CheckPast) from a new one.
+type DriftTest uint8
+
+// DriftTests is a set of Check's tests.
+type DriftTests uint32
+
+// With returns the set with t added.
+func (s DriftTests) With(t DriftTest) DriftTests { return s | 1<<t }
+
+// Has reports whether t is in the set.
+func (s DriftTests) Has(t DriftTest) bool { return s&(1<<t) != 0 }
+
+// Check's tests. The edge tests are one per side, DriftEdgeMissing or DriftLineBeyond plus the
+// side (0 top, 1 right, 2 bottom, 3 left, in the grid's own rows and columns); the moved copies
+// one per move, DriftFitsMoved plus its number.
+const (
+	DriftNone        DriftTest = iota
+	DriftNoLines               // the grid's lines barely stand out: everything after is unjudged
+	DriftEdgeMissing           // an edge line is not there (four tests)
+	_
+	_
+	_
+	DriftLineBeyond // a grid line one spacing beyond an edge (four tests)
+	_
+	_
+	_
+	DriftFitsMoved // a copy of the grid moved a third of a spacing fits better (eight tests, one per move)
+)
 
 // Check measures, cheaply, whether frame still matches cal: it samples the line map along the
 // expected grid lines and along slightly moved copies of the grid; if a moved copy fits better,
@@ -24,6 +56,16 @@ type DriftReport struct {
 // A hand over the board also lowers the contrast, so callers should require a few consecutive
 // Moved reports before acting. A grid bent by a lens term is sampled along its bent lines.
 func Check(frame gocv.Mat, cal Calibration) (DriftReport, error) {
+	return CheckPast(frame, cal, 0)
+}
+
+// CheckPast is Check passing over the tests in known, which the board's own frame failed when it
+// was found (a board's edge against a dark table read as a line beyond the grid, an edge line
+// faint under a lamp): a sign that was there from the start says nothing about a move, and the
+// other tests still run. The lines' contrast (DriftNoLines) is never passed over, since every
+// other test rests on it, and each moved copy of the grid is its own test, so passing over one
+// leaves the other seven moves.
+func CheckPast(frame gocv.Mat, cal Calibration, known DriftTests) (DriftReport, error) {
 	if err := cal.Validate(); err != nil {
 		return DriftReport{}, err
 	}
@@ -35,7 +77,7 @@ func Check(frame gocv.Mat, cal Calibration) (DriftReport, error) {
 		return DriftReport{}, err
 	}
 	defer w.close()
-	return w.check(cal), nil
+	return w.check(cal, known), nil
 }
 
 // checkWorkSize is the longer side drift checks work at; coarser than finding, it is enough to
@@ -58,7 +100,7 @@ func (w *workImage) lensToWork(l lensModel) lensModel {
 }
 
 // check is Check on a prepared frame.
-func (w *workImage) check(cal Calibration) DriftReport {
+func (w *workImage) check(cal Calibration, known DriftTests) DriftReport {
 	// The grid in the work image's pinhole picture, and the lens that bends it onto the lines.
 	l := cal.lens()
 	var pinhole [4]Point2
@@ -76,12 +118,12 @@ func (w *workImage) check(cal Calibration) DriftReport {
 	}
 	base := on - off
 	if rep.Contrast < 0.3 {
-		rep.Moved, rep.Reason = true, fmt.Sprintf("grid lines not found (contrast %.2f)", rep.Contrast)
+		rep.Moved, rep.Reason, rep.Test = true, fmt.Sprintf("grid lines not found (contrast %.2f)", rep.Contrast), DriftNoLines
 		return rep
 	}
 	h, ok := gridH(n, n, cs)
 	if !ok {
-		rep.Moved, rep.Reason = true, "degenerate calibration"
+		rep.Moved, rep.Reason, rep.Test = true, "degenerate calibration", DriftNoLines
 		return rep
 	}
 	// Each edge line must be there and no line one spacing beyond it with the crossing lines
@@ -104,12 +146,12 @@ func (w *workImage) check(cal Calibration) DriftReport {
 	}
 	outStubs := r.gapStubsQuantile(n, n, 1, 0.5)
 	for s := 0; s < 4; s++ {
-		if edges[s] < 0.3*on {
-			rep.Moved, rep.Reason = true, fmt.Sprintf("the %s edge line is missing", sideNames[[4]int{1, 3, 0, 2}[s]])
+		if t := DriftEdgeMissing + DriftTest(s); edges[s] < 0.3*on && !known.Has(t) {
+			rep.Moved, rep.Reason, rep.Test = true, fmt.Sprintf("the %s edge line is missing", sideNames[[4]int{1, 3, 0, 2}[s]]), t
 			return rep
 		}
-		if min(beyond[s], outStubs[s]) > 0.5*on {
-			rep.Moved, rep.Reason = true, fmt.Sprintf("a line appears beyond the %s edge", sideNames[[4]int{1, 3, 0, 2}[s]])
+		if t := DriftLineBeyond + DriftTest(s); min(beyond[s], outStubs[s]) > 0.5*on && !known.Has(t) {
+			rep.Moved, rep.Reason, rep.Test = true, fmt.Sprintf("a line appears beyond the %s edge", sideNames[[4]int{1, 3, 0, 2}[s]]), t
 			return rep
 		}
 	}
@@ -133,9 +175,13 @@ func (w *workImage) check(cal Calibration) DriftReport {
 			u, v := mv(g.X, g.Y)
 			c[k] = applyH(h, Point2{u, v})
 		}
+		t := DriftFitsMoved + DriftTest(i)
+		if known.Has(t) {
+			continue
+		}
 		on2, off2, _ := bentGridEvidence(&w.lines, n, n, c, bend, cap, true)
 		if on2-off2 > base {
-			rep.Moved = true
+			rep.Moved, rep.Test = true, t
 			rep.Reason = fmt.Sprintf("grid fits better moved (variant %d: %.1f > %.1f)", i, on2-off2, base)
 			return rep
 		}

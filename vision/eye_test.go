@@ -1,6 +1,7 @@
 package vision
 
 import (
+	"context"
 	"image"
 	"image/draw"
 	"log/slog"
@@ -8,7 +9,9 @@ import (
 	"testing"
 	"time"
 
+	"tengen/calib"
 	"tengen/demo"
+	"tengen/internal/rendertest"
 	"tengen/vision/observe"
 )
 
@@ -89,5 +92,72 @@ func TestEyeFindsReadsAndFollowsTheBoard(t *testing.T) {
 	}
 	if sg.View != observe.ViewMoved || sg.Why == "" {
 		t.Fatalf("a frame without a board: view %v, why %q; want moved with a reason", sg.View, sg.Why)
+	}
+}
+
+// countingHandler counts the log records whose message is msg.
+type countingHandler struct {
+	msg string
+	n   *int
+}
+
+func (h countingHandler) Enabled(context.Context, slog.Level) bool { return true }
+func (h countingHandler) Handle(_ context.Context, r slog.Record) error {
+	if r.Message == h.msg {
+		*h.n++
+	}
+	return nil
+}
+func (h countingHandler) WithAttrs([]slog.Attr) slog.Handler { return h }
+func (h countingHandler) WithGroup(string) slog.Handler      { return h }
+
+// TestEyePassesOverWhatTheBoardShowedFromTheStart: a rendered white board whose frame fails one
+// drift test when the board is found in it (its bottom edge against the dark table reads as a line
+// beyond the grid) is watched for ten seconds of the same frame without being found again, and
+// the same frame shifted afterwards is still a board that moved.
+func TestEyePassesOverWhatTheBoardShowedFromTheStart(t *testing.T) {
+	_, frame, err := rendertest.Frame(9109, demo.SampleOptions{Size: 19, W: 800, H: 600})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer frame.Close()
+	c, err := FindBoard(frame, 19, Params{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep, err := calib.Check(frame, c); err != nil || !rep.Moved {
+		t.Fatalf("the scene's own frame passes every drift test (%v, %+v): it no longer tests passing over one", err, rep)
+	}
+	img, err := frame.ToImage()
+	if err != nil {
+		t.Fatal(err)
+	}
+	refinds := 0
+	log := slog.New(countingHandler{msg: "the board or the camera moved: finding the board again", n: &refinds})
+	eye, err := NewEye(EyeOptions{Size: 19, MovedAfter: 1, Logger: log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer eye.Close()
+	at := time.Unix(1000, 0)
+	for i := range 10 {
+		sg, err := eye.LookImage(img, at.Add(time.Duration(i)*time.Second), uint64(i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sg.View != observe.ViewBoard {
+			t.Fatalf("frame %d: view %v (%s), want the board", i, sg.View, sg.Why)
+		}
+	}
+	if refinds != 0 {
+		t.Errorf("the unmoved board was found again %d times in ten seconds", refinds)
+	}
+	rgba := image.NewRGBA(img.Bounds())
+	draw.Draw(rgba, rgba.Bounds(), img, image.Point{}, draw.Src)
+	if _, err := eye.LookImage(shifted(rgba, 30, 20), at.Add(11*time.Second), 11); err != nil {
+		t.Fatal(err)
+	}
+	if refinds != 1 {
+		t.Errorf("the shifted frame: the board found again %d times, want once", refinds)
 	}
 }
