@@ -88,7 +88,7 @@ func TestFitLensOnRenders(t *testing.T) {
 // grid is five lines off with or without the term and one board is not found.
 func TestFindFollowsTheLens(t *testing.T) {
 	if testing.Short() {
-		t.Skip("renders boards")
+		t.Skip("-short: renders boards")
 	}
 	const w, h, size = 1024, 768, 19
 	for _, seed := range []uint64{103, 166, 169, 231, 277} {
