@@ -52,7 +52,9 @@ type Eye struct {
 	obscured  bool      // the last reading had something over the board (drift checks wait)
 	why       string    // why the board is not known
 	// known are the drift tests the frame the board was found in already failed (a board's edge
-	// against a dark table can read as a line beyond the grid): the checks pass over them.
+	// against a dark table can read as a line beyond the grid): the checks pass over them. A
+	// calibration given to Use (a file, corners placed by a person) has none until the board is
+	// found again after a check fails.
 	known calib.DriftTests
 }
 

@@ -155,7 +155,11 @@ func TestAugmentationKeepsTheGrid(t *testing.T) {
 	for k := 0; k < 6; k++ {
 		a := RandomAugmentation(rng)
 		a.Jitter = 0
-		img, cal, err := a.Apply(p.Img, p.Cal, p.Spacing, rng)
+		// Every other copy of a board found with a lens term: the copy keeps it (the term is in
+		// half-diagonals, so scaling the frame leaves it as it is).
+		in := p.Cal
+		in.Lens = 0.05 * float64(k%2)
+		img, cal, err := a.Apply(p.Img, in, p.Spacing, rng)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -168,6 +172,9 @@ func TestAugmentationKeepsTheGrid(t *testing.T) {
 			if d := (c.X-want.X)*(c.X-want.X) + (c.Y-want.Y)*(c.Y-want.Y); d > 1e-6 {
 				t.Errorf("corner %d at %v, want %v", i, c, want)
 			}
+		}
+		if cal.Lens != in.Lens {
+			t.Errorf("copy %d: lens term %v, want %v", k, cal.Lens, in.Lens)
 		}
 		if os.Getenv("READERTRAIN_DUMP") != "" {
 			_ = imagefile.SavePNG(filepath.Join(os.Getenv("READERTRAIN_DUMP"), sampleName(k)+".png"), img)
@@ -210,7 +217,7 @@ func TestPrepareCachedMatchesPrepare(t *testing.T) {
 		}
 		for i, p := range got {
 			w := want[i]
-			if p.Rel != w.Rel || p.Cal.Size != w.Cal.Size || p.Img.Cols() != w.Img.Cols() {
+			if p.Rel != w.Rel || p.Cal.Size != w.Cal.Size || p.Img.Cols() != w.Img.Cols() || p.Cal.Lens != w.Cal.Lens {
 				t.Fatalf("run %d: %s (%d lines), want %s (%d lines)", run, p.Rel, p.Cal.Size, w.Rel, w.Cal.Size)
 			}
 			for k, c := range p.Cal.Corners {
