@@ -25,14 +25,194 @@ const (
 // board's edge: printed and wooden boards run from about a third to one and a half spacings.
 var outlineMargins = [...]float64{0.3, 0.45, 0.6, 0.75, 0.9, 1.05, 1.2, 1.35, 1.5}
 
-// outlineGrid is the grid search by the board's outline alone: the most confident of
-// outlineCandidates (bestCandidate's choice), for Find's last pass.
-func outlineGrid(_ context.Context, w *workImage, sizes []int, _ *stoneFinder) (gridFit, error) {
-	best, ok := bestCandidate(outlineCandidates(w, sizes, lineCap(&w.lines)), w.lines.w, w.lines.h)
+// outlineGrid is the grid search by the board's outline: the most confident of
+// outlineCandidates (bestCandidate's choice), for Find's last pass. Where the lines are too faint
+// to place or confirm a grid in an outline, the black stones may (outlineStoneGrid).
+func outlineGrid(_ context.Context, w *workImage, sizes []int, stones *stoneFinder) (gridFit, error) {
+	cands := outlineCandidates(w, sizes, lineCap(&w.lines))
+	if stones != nil && (len(cands) == 0 || maxConf(cands) < DefaultMinConfidence) {
+		stones.find(w) // the blobs, with or without a lattice of their own
+		for _, q := range boardOutlines(&w.gray) {
+			if g, ok := outlineStoneGrid(q, sizes, stones.blobs); ok {
+				cands = append(cands, g)
+			}
+		}
+	}
+	best, ok := bestCandidate(cands, w.lines.w, w.lines.h)
 	if !ok {
 		return gridFit{}, fmt.Errorf("%w: no board outline", ErrNoBoard)
 	}
 	return best, nil
+}
+
+// maxConf is the highest confidence among cands.
+func maxConf(cands []gridFit) float64 {
+	m := 0.0
+	for _, c := range cands {
+		m = max(m, c.conf)
+	}
+	return m
+}
+
+// The stones' grid in an outline: a person who cannot make out a dim board's lines still sees
+// its edge against the table and its stones sitting on points in rows. The outline bounds the
+// grid and the stones fix its size and margin: a grid of the wrong size or margin inside the same
+// outline puts the stones near its edges off its points. Only black stones are looked for
+// (findStoneBlobs), a dark disc on the wood being the one stone a dim frame shows plainly.
+const (
+	// outlineStonesMin is the least number of black stones inside the grid for the stones to
+	// place it.
+	outlineStonesMin = 16
+	// outlineStonesOn is the least share of them within a quarter spacing of an intersection.
+	outlineStonesOn = 0.9
+	// outlineStonesOff is the most mean distance of them from the nearest intersection, in
+	// spacings.
+	outlineStonesOff = 0.15
+	// outlineStonesSpan is the least share of the grid's width and height the stones must span
+	// for the grid to be fitted to them.
+	outlineStonesSpan = 0.6
+	// outlineStonesMove is the farthest, in spacings, a corner of the grid fitted to the stones
+	// may lie from where the outline put it.
+	outlineStonesMove = 0.75
+	// outlineMarginStep is the step of the margins tried, from the first to the last of
+	// outlineMargins.
+	outlineMarginStep = 0.025
+)
+
+// outlineStoneGrid returns the grid of one of sizes inside the board outline q (TL, TR, BR, BL in
+// work pixels) on whose intersections the black stones blobs sit best: the size and margin
+// (outlineMargins' range, in steps of outlineMarginStep) with the least mean distance of the
+// stones inside from their nearest intersections, kept when at least outlineStonesMin stones are
+// inside, outlineStonesOn of them within a quarter spacing of one and their mean distance at most
+// outlineStonesOff, and the stones' radius is that of a stone on that grid (0.3 to 0.6 spacing);
+// that grid is then fitted to the stones themselves (fitToStones) and must still meet those
+// conditions. Its confidence is DefaultMinConfidence: as sure as a grid whose lines show, which
+// the kiosk takes without reading it again, since a dim board's lines would not show there either.
+func outlineStoneGrid(q [4]Point2, sizes []int, blobs []stoneBlob) (gridFit, bool) {
+	h, ok := gridH(2, 2, q)
+	if !ok || len(blobs) < outlineStonesMin {
+		return gridFit{}, false
+	}
+	radii := make([]float64, len(blobs))
+	for i, b := range blobs {
+		radii[i] = b.r
+	}
+	slices.Sort(radii)
+	radius := radii[len(radii)/2]
+	var best gridFit
+	bestOff := math.Inf(1)
+	for _, s := range sizes {
+		for a := outlineMargins[0]; a <= outlineMargins[len(outlineMargins)-1]+1e-9; a += outlineMarginStep {
+			m := a / (float64(s-1) + 2*a)
+			g := gridFit{cols: s, rows: s, corners: [4]Point2{
+				applyH(h, Point2{m, m}), applyH(h, Point2{1 - m, m}),
+				applyH(h, Point2{1 - m, 1 - m}), applyH(h, Point2{m, 1 - m})}}
+			off, ok := stonesPlaceGrid(g, blobs, radius)
+			if ok && off < bestOff {
+				best, bestOff = g, off
+			}
+		}
+	}
+	if best.cols == 0 {
+		return gridFit{}, false
+	}
+	// The outline's corners can be off where no stone is (a hand, a bowl or the board's side
+	// against its edge): the grid is fitted to the stones themselves, each at the intersection
+	// it sits nearest, and kept only when they span most of it and it still lies where the
+	// outline put it.
+	refit, ok := fitToStones(best, blobs)
+	if !ok {
+		return gridFit{}, false
+	}
+	if _, ok := stonesPlaceGrid(refit, blobs, radius); !ok {
+		return gridFit{}, false
+	}
+	refit.conf = DefaultMinConfidence
+	return refit, true
+}
+
+// fitToStones returns g fitted by least squares to the blobs inside it that sit within a quarter
+// spacing of an intersection, each taken to that intersection; it fails when they span less than
+// outlineStonesSpan of the grid along either axis, or when the fitted grid's corners lie more than
+// outlineStonesMove spacings from g's.
+func fitToStones(g gridFit, blobs []stoneBlob) (gridFit, bool) {
+	hg, ok := gridH(g.cols, g.rows, g.corners)
+	if !ok {
+		return gridFit{}, false
+	}
+	inv, ok := invert3(hg)
+	if !ok {
+		return gridFit{}, false
+	}
+	var src, dst []Point2
+	lo, hi := Point2{X: math.Inf(1), Y: math.Inf(1)}, Point2{X: math.Inf(-1), Y: math.Inf(-1)}
+	for _, b := range blobs {
+		p := applyH(inv, Point2{b.x, b.y})
+		if !onBoard(p, g.cols, g.rows) || offPoint(p) >= 0.25 {
+			continue
+		}
+		n := Point2{math.Round(p.X), math.Round(p.Y)}
+		src, dst = append(src, n), append(dst, Point2{b.x, b.y})
+		lo = Point2{math.Min(lo.X, n.X), math.Min(lo.Y, n.Y)}
+		hi = Point2{math.Max(hi.X, n.X), math.Max(hi.Y, n.Y)}
+	}
+	if len(src) < outlineStonesMin || hi.X-lo.X < outlineStonesSpan*float64(g.cols-1) || hi.Y-lo.Y < outlineStonesSpan*float64(g.rows-1) {
+		return gridFit{}, false
+	}
+	h, ok := fitHomography(src, dst)
+	if !ok {
+		return gridFit{}, false
+	}
+	u, v := float64(g.cols-1), float64(g.rows-1)
+	out := gridFit{cols: g.cols, rows: g.rows}
+	for i, c := range [4]Point2{{0, 0}, {u, 0}, {u, v}, {0, v}} {
+		out.corners[i] = applyH(h, c)
+		// How far the corner moved, in spacings of the outline's grid.
+		if q := applyH(inv, out.corners[i]); math.Hypot(q.X-c.X, q.Y-c.Y) > outlineStonesMove {
+			return gridFit{}, false
+		}
+	}
+	return out, true
+}
+
+// stonesPlaceGrid returns the mean distance, in spacings, of the blobs inside g from their nearest
+// intersections, and whether they place g (outlineStoneGrid's conditions; radius is the blobs'
+// median radius in work pixels).
+func stonesPlaceGrid(g gridFit, blobs []stoneBlob, radius float64) (float64, bool) {
+	hg, ok := gridH(g.cols, g.rows, g.corners)
+	if !ok {
+		return 0, false
+	}
+	inv, ok := invert3(hg)
+	if !ok {
+		return 0, false
+	}
+	in, on, sum := 0, 0, 0.0
+	for _, b := range blobs {
+		p := applyH(inv, Point2{b.x, b.y})
+		if !onBoard(p, g.cols, g.rows) {
+			continue
+		}
+		in++
+		d := offPoint(p)
+		sum += d
+		if d < 0.25 {
+			on++
+		}
+	}
+	if in < outlineStonesMin || float64(on) < outlineStonesOn*float64(in) {
+		return 0, false
+	}
+	// The spacing at the grid's centre, in work pixels.
+	c := applyH(hg, Point2{float64(g.cols-1) / 2, float64(g.rows-1) / 2})
+	c1 := applyH(hg, Point2{float64(g.cols-1)/2 + 1, float64(g.rows-1) / 2})
+	c2 := applyH(hg, Point2{float64(g.cols-1) / 2, float64(g.rows-1)/2 + 1})
+	sp := (math.Hypot(c1.X-c.X, c1.Y-c.Y) + math.Hypot(c2.X-c.X, c2.Y-c.Y)) / 2
+	mean := sum / float64(in)
+	if r := radius / sp; r < 0.3 || r > 0.6 {
+		return 0, false
+	}
+	return mean, mean <= outlineStonesOff
 }
 
 // outlineCandidates proposes a grid of each allowed size inside each board outline found in

@@ -58,3 +58,67 @@ func TestConvexHull(t *testing.T) {
 		t.Errorf("hull area %v, want 100", a)
 	}
 }
+
+// TestOutlineStoneGrid places grids by stones drawn on known intersections of a 19x19 grid with a
+// margin of 0.7 spacing inside a square outline (spacing 20 px): spread over the board they place
+// it within a twentieth of a spacing; a few, bunched in one corner, or off their points, they do
+// not; and stones on a 13x13 grid in the same outline place a 13x13.
+func TestOutlineStoneGrid(t *testing.T) {
+	const sp, margin = 20.0, 0.7
+	side := (18 + 2*margin) * sp
+	q := [4]Point2{{0, 0}, {side, 0}, {side, side}, {0, side}}
+	stonesAt := func(size int, step float64, pts [][2]int, jitter float64) []stoneBlob {
+		m := (side - float64(size-1)*step) / 2
+		var out []stoneBlob
+		for i, p := range pts {
+			dx := jitter * float64(i%3-1)
+			out = append(out, stoneBlob{x: m + float64(p[0])*step + dx*step, y: m + float64(p[1])*step, r: 0.47 * step})
+		}
+		return out
+	}
+	var spread, corner, on13 [][2]int
+	for i := 0; i < 30; i++ {
+		spread = append(spread, [2]int{(i * 7) % 19, (i * 11) % 19})
+		corner = append(corner, [2]int{i % 6, i / 6})
+		on13 = append(on13, [2]int{(i * 5) % 13, (i * 7) % 13})
+	}
+	tests := []struct {
+		name  string
+		blobs []stoneBlob
+		want  int // the size placed, 0 for none
+	}{
+		{"spread over the board", stonesAt(19, sp, spread, 0), 19},
+		{"too few", stonesAt(19, sp, spread[:12], 0), 0},
+		{"bunched in a corner", stonesAt(19, sp, corner, 0), 0},
+		{"two in three 0.4 spacing off their points", stonesAt(19, sp, spread, 0.4), 0},
+		{"a 13x13 board", stonesAt(13, side/(12+2*margin), on13, 0), 13},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			g, ok := outlineStoneGrid(q, []int{9, 13, 19}, tc.blobs)
+			if !ok {
+				if tc.want != 0 {
+					t.Fatalf("no grid, want a %dx%d", tc.want, tc.want)
+				}
+				return
+			}
+			if tc.want == 0 {
+				t.Fatalf("placed a %dx%d, want none", g.cols, g.rows)
+			}
+			if g.cols != tc.want || g.rows != tc.want {
+				t.Fatalf("placed a %dx%d, want %dx%d", g.cols, g.rows, tc.want, tc.want)
+			}
+			step := side / (float64(tc.want-1) + 2*margin)
+			m := margin * step
+			want := [4]Point2{{m, m}, {side - m, m}, {side - m, side - m}, {m, side - m}}
+			for i := range want {
+				if d := math.Hypot(g.corners[i].X-want[i].X, g.corners[i].Y-want[i].Y) / step; d > 0.05 {
+					t.Errorf("corner %d at %v, %.3f spacing from %v", i, g.corners[i], d, want[i])
+				}
+			}
+			if g.conf != DefaultMinConfidence {
+				t.Errorf("confidence %.2f, want %.2f", g.conf, DefaultMinConfidence)
+			}
+		})
+	}
+}
