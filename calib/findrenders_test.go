@@ -247,15 +247,23 @@ func TestFindBesideLatticeClutter(t *testing.T) {
 	})
 }
 
-// TestFindByOutlineAndStones runs a rendered board whose lines no pass can make out (a dim 9x9
-// plastic board, its lines a few levels from the wood): its outline against the table bounds the
-// grid and its black stones, sitting on their points across most of the board, fix its size and
-// margin (outlineStoneGrid). Scene 207 of `render-boards -seed 99` (a position from the SGF
-// corpus, given here); the build before refused it (the best grid's confidence 0.13).
+// TestFindByOutlineAndStones runs rendered boards whose lines no pass can make out: their outline
+// against the table bounds the grid and their black stones, sitting on their points across most
+// of the board, fix its size and margin (outlineStoneGrid). Scenes of `render-boards -seed 99`
+// (positions from the SGF corpus, given here), each refused by the build before: 207, a 9x9
+// plastic board whose lines are a few levels from the wood (the best grid's confidence 0.13), and
+// 3, a 19x19 on a dark table in a dim room, whose black stones are no darker than the table and
+// are found against the board around them instead (findDimStoneBlobs; against the frame, 18 of
+// its 33 are found, spanning 6 of the grid's 18 columns).
 func TestFindByOutlineAndStones(t *testing.T) {
-	stones := boardStones(t, "..OOX....\n..OXX.X..\n..OX.X..X\n...OOX..O\n..O.X..X.\n...O.X..X\n.O.XX.XXO\nX.OOXXOOO\n....OO...")
+	scene207 := boardStones(t, "..OOX....\n..OXX.X..\n..OX.X..X\n...OOX..O\n..O.X..X.\n...O.X..X\n.O.XX.XXO\nX.OOXXOOO\n....OO...")
+	scene3 := boardStones(t, ".OXX.X.............\n...OXOXOOO.........\n..OOOOXOXX.OX.O....\n..OXOX.XOXXOXO..X..\n"+
+		"..OXX...O..OOO.X...\n..XX..X..OX........\n...................\n...............X...\n..X................\n"+
+		"...................\n...O..O............\n...................\n...................\n...................\n"+
+		"..X............X...\n...XXXO............\n..XOOXO........X...\n.....O.............\n...................")
 	findRenderedScenes(t, []renderedScene{
-		{"207 of seed 99: 9x9 plastic board, dim", 9090771192537346813, demo.SampleOptions{Size: 9, W: 960, H: 720, HandChance: 0.3, Stones: stones}, true},
+		{"207 of seed 99: 9x9 plastic board, dim", 9090771192537346813, demo.SampleOptions{Size: 9, W: 960, H: 720, HandChance: 0.3, Stones: scene207}, true},
+		{"3 of seed 99: 19x19 on a dark table, dim", 16470894075308424667, demo.SampleOptions{Size: 19, W: 640, H: 480, HandChance: 0.3, Stones: scene3}, true},
 	})
 }
 

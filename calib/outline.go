@@ -33,7 +33,12 @@ func outlineGrid(_ context.Context, w *workImage, sizes []int, stones *stoneFind
 	if stones != nil && (len(cands) == 0 || maxConf(cands) < DefaultMinConfidence) {
 		stones.find(w) // the blobs, with or without a lattice of their own
 		for _, q := range boardOutlines(&w.gray) {
-			if g, ok := outlineStoneGrid(q, sizes, stones.blobs); ok {
+			g, ok := outlineStoneGrid(q, sizes, stones.blobs)
+			if !ok {
+				// A dim frame's stones, judged against the board around them.
+				g, ok = outlineStoneGrid(q, sizes, dimStoneBlobs(&w.gray, q))
+			}
+			if ok {
 				cands = append(cands, g)
 			}
 		}
@@ -43,6 +48,16 @@ func outlineGrid(_ context.Context, w *workImage, sizes []int, stones *stoneFind
 		return gridFit{}, fmt.Errorf("%w: no board outline", ErrNoBoard)
 	}
 	return best, nil
+}
+
+// dimStoneBlobs is findDimStoneBlobs on the grey work image g, inside the outline q.
+func dimStoneBlobs(g *grayPlane, q [4]Point2) []stoneBlob {
+	gray, err := gocv.NewMatFromBytes(g.h, g.w, gocv.MatTypeCV8UC1, g.pix)
+	if err != nil {
+		return nil
+	}
+	defer gray.Close()
+	return findDimStoneBlobs(gray, q)
 }
 
 // maxConf is the highest confidence among cands.

@@ -24,16 +24,78 @@ type stoneBlob struct {
 // lines and other thin marks are removed first by an opening. The blobs of the stones' common
 // radius are kept, one per stone.
 func findStoneBlobs(gray gocv.Mat) []stoneBlob {
-	side := max(gray.Cols(), gray.Rows())
-	block := max(31, side/8) | 1
-	open := max(3, side/160) | 1
-	kernel := gocv.GetStructuringElement(gocv.MorphEllipse, image.Pt(open, open))
-	defer kernel.Close()
 	pix, err := gray.DataPtrUint8()
 	if err != nil || len(pix) != gray.Cols()*gray.Rows() {
 		return nil
 	}
 	level := frameLevel(pix)
+	// Dark in absolute terms too, not only against the light around it: the board between
+	// white stones is darker than they are, but not dark.
+	return stoneBlobsWhere(gray, func(b stoneBlob) bool { return discMean(pix, gray.Cols(), gray.Rows(), b) < 0.55*level })
+}
+
+// findDimStoneBlobs is findStoneBlobs for a dim frame, looking inside the board outline q only
+// (TL, TR, BR, BL in gray's pixels). Where most of the picture is a dark table, a black stone on
+// the lit board is no darker than the table, so a blob counts when its disc is dark against the
+// ring around it (ringLevel: the board between its neighbours) instead of against the frame.
+// The board between white stones still fails (the white stones around it are not twice as
+// bright), and the dark table along the board's edge, dark against the board beside it, lies
+// outside the outline.
+func findDimStoneBlobs(gray gocv.Mat, q [4]Point2) []stoneBlob {
+	pix, err := gray.DataPtrUint8()
+	if err != nil || len(pix) != gray.Cols()*gray.Rows() {
+		return nil
+	}
+	h, ok := gridH(2, 2, q)
+	if !ok {
+		return nil
+	}
+	inv, ok := invert3(h)
+	if !ok {
+		return nil
+	}
+	w, ht := gray.Cols(), gray.Rows()
+	return stoneBlobsWhere(gray, func(b stoneBlob) bool {
+		u := applyH(inv, Point2{b.x, b.y})
+		return u.X > 0 && u.Y > 0 && u.X < 1 && u.Y < 1 && discMean(pix, w, ht, b) < 0.55*ringLevel(pix, w, ht, b)
+	})
+}
+
+// ringLevel is the grey level four fifths of the ring from 1.6 to 2.4 radii around blob b stay
+// under: the board seen between its neighbouring stones, or the white ones.
+func ringLevel(pix []uint8, w, h int, b stoneBlob) float64 {
+	r0, r1 := 1.6*b.r, 2.4*b.r
+	var hist [256]int
+	n := 0
+	for dy := -int(r1); dy <= int(r1); dy++ {
+		for dx := -int(r1); dx <= int(r1); dx++ {
+			if d := math.Hypot(float64(dx), float64(dy)); d < r0 || d > r1 {
+				continue
+			}
+			x, y := int(b.x)+dx, int(b.y)+dy
+			if x >= 0 && y >= 0 && x < w && y < h {
+				hist[pix[y*w+x]]++
+				n++
+			}
+		}
+	}
+	seen := 0
+	for v, c := range hist {
+		if seen += c; 5*seen >= 4*n && n > 0 {
+			return float64(v)
+		}
+	}
+	return 0
+}
+
+// stoneBlobsWhere is findStoneBlobs with the test a stone-sized dark blob must pass to count
+// (dark).
+func stoneBlobsWhere(gray gocv.Mat, dark func(stoneBlob) bool) []stoneBlob {
+	side := max(gray.Cols(), gray.Rows())
+	block := max(31, side/8) | 1
+	open := max(3, side/160) | 1
+	kernel := gocv.GetStructuringElement(gocv.MorphEllipse, image.Pt(open, open))
+	defer kernel.Close()
 	// Darker than the local mean: black stones. (White stones were tried as well, lighter than
 	// most of the frame: no more boards found on the Roboflow photos and one more wrong grid.)
 	mask := gocv.NewMat()
@@ -47,9 +109,7 @@ func findStoneBlobs(gray gocv.Mat) []stoneBlob {
 	var all []stoneBlob
 	// A stone is at least this wide: a 19x19 board across a third of the frame.
 	for _, b := range blobCentres(mask, math.Max(float64(open)/2+1, float64(side)/130)) {
-		// Dark in absolute terms too, not only against the light around it: the board between
-		// white stones is darker than they are, but not dark.
-		if discMean(pix, gray.Cols(), gray.Rows(), b) < 0.55*level {
+		if dark(b) {
 			all = append(all, b)
 		}
 	}

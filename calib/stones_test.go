@@ -258,3 +258,65 @@ func TestStoneCandidatesPlaceTheBoard(t *testing.T) {
 		t.Errorf("the grid's corners are %.2f spacings off (confidence %.2f)", e, cands[0].conf)
 	}
 }
+
+// TestFindDimStoneBlobsFindsTheBlackStonesOnADarkTable: the drawn board of
+// TestFindStoneBlobsFindsTheBlackStones in a dim room, where the table is as dark as the black
+// stones. findStoneBlobs, which asks a stone to be dark against the
+// frame, finds few of them; findDimStoneBlobs, which asks it to be dark against the board around
+// it, inside the board's outline, finds every one and nothing else on the board.
+func TestFindDimStoneBlobsFindsTheBlackStonesOnADarkTable(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	stones := rng.Perm(361)[:200]
+	img, hm := drawCrowdedBoard(t, 1000, 750, stones)
+	defer img.Close()
+	gray := gocv.NewMat()
+	defer gray.Close()
+	gocv.CvtColor(img, &gray, gocv.ColorBGRToGray)
+	// The table (the drawn frame's own grey around the board) made as dark as a black stone.
+	const table = 28
+	tableGrey := gray.GetUCharAt(0, 0)
+	dim := gray.Clone()
+	defer dim.Close()
+	for y := 0; y < dim.Rows(); y++ {
+		for x := 0; x < dim.Cols(); x++ {
+			if dim.GetUCharAt(y, x) == tableGrey {
+				dim.SetUCharAt(y, x, table)
+			}
+		}
+	}
+	isBlack := map[[2]int]bool{}
+	for _, k := range stones {
+		if blackStone(k) {
+			isBlack[[2]int{k % 19, k / 19}] = true
+		}
+	}
+	inv, _ := invert3(hm)
+	onBoard := func(blobs []stoneBlob) (found map[[2]int]bool, stray int) {
+		found = map[[2]int]bool{}
+		for _, b := range blobs {
+			g := applyH(inv, Point2{b.x, b.y})
+			if g.X < -0.5 || g.Y < -0.5 || g.X > 18.5 || g.Y > 18.5 {
+				continue
+			}
+			p := [2]int{int(math.Round(g.X)), int(math.Round(g.Y))}
+			if !isBlack[p] || math.Hypot(g.X-float64(p[0]), g.Y-float64(p[1])) > 0.35*0.48 {
+				stray++
+				continue
+			}
+			found[p] = true
+		}
+		return found, stray
+	}
+	if found, _ := onBoard(findStoneBlobs(dim)); 2*len(found) > len(isBlack) {
+		t.Errorf("findStoneBlobs found %d of the %d black stones: the frame is not dim enough for the test", len(found), len(isBlack))
+	}
+	// The board's outline, as drawn.
+	var q [4]Point2
+	for i, c := range [4]Point2{{-0.7, -0.7}, {18.7, -0.7}, {18.7, 18.7}, {-0.7, 18.7}} {
+		q[i] = applyH(hm, c)
+	}
+	found, stray := onBoard(findDimStoneBlobs(dim, q))
+	if len(found) != len(isBlack) || stray > 0 {
+		t.Errorf("findDimStoneBlobs found %d of the %d black stones, and %d blobs on the board that are none", len(found), len(isBlack), stray)
+	}
+}
