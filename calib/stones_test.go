@@ -150,40 +150,63 @@ func drawCrowdedBoard(t testing.TB, w, h int, stones []int) (gocv.Mat, [9]float6
 // else on the board (its lines are opened away, its white stones are not dark). The dark table
 // along the board's edge may give blobs: they lie off the board.
 func TestFindStoneBlobsFindsTheBlackStones(t *testing.T) {
-	rng := rand.New(rand.NewPCG(5, 6))
-	stones := rng.Perm(361)[:200]
-	img, hm := drawCrowdedBoard(t, 1000, 750, stones)
-	defer img.Close()
-	gray := gocv.NewMat()
-	defer gray.Close()
-	gocv.CvtColor(img, &gray, gocv.ColorBGRToGray)
-	blobs := findStoneBlobs(gray)
-	isBlack := map[[2]int]bool{}
-	for _, k := range stones {
-		if blackStone(k) {
-			isBlack[[2]int{k % 19, k / 19}] = true
-		}
+	b := newBlobBoard(t)
+	found, stray := b.check(findStoneBlobs(b.gray))
+	for _, g := range stray {
+		t.Errorf("a blob at %.2f,%.2f on the board is no black stone", g.X, g.Y)
 	}
-	inv, _ := invert3(hm)
-	const near = 0.35 * 0.48 // a third of a stone's radius, in spacings
-	found := map[[2]int]bool{}
-	for _, b := range blobs {
-		g := applyH(inv, Point2{b.x, b.y})
-		if g.X < -0.5 || g.Y < -0.5 || g.X > 18.5 || g.Y > 18.5 {
-			continue
-		}
-		p := [2]int{int(math.Round(g.X)), int(math.Round(g.Y))}
-		if !isBlack[p] || math.Hypot(g.X-float64(p[0]), g.Y-float64(p[1])) > near {
-			t.Errorf("a blob at %.2f,%.2f on the board is no black stone", g.X, g.Y)
-			continue
-		}
-		found[p] = true
-	}
-	for p := range isBlack {
+	for p := range b.black {
 		if !found[p] {
 			t.Errorf("black stone at %d,%d not found", p[0], p[1])
 		}
 	}
+}
+
+// blobBoard is a drawn crowded board (200 stones, about half of them black) in grey, for the
+// stone blob finders' tests.
+type blobBoard struct {
+	gray  gocv.Mat
+	hm    [9]float64      // its points to pixels
+	black map[[2]int]bool // its black stones' points
+}
+
+// newBlobBoard draws the board; its grey image is closed when the test ends.
+func newBlobBoard(t *testing.T) blobBoard {
+	t.Helper()
+	rng := rand.New(rand.NewPCG(5, 6))
+	stones := rng.Perm(361)[:200]
+	img, hm := drawCrowdedBoard(t, 1000, 750, stones)
+	defer img.Close()
+	b := blobBoard{gray: gocv.NewMat(), hm: hm, black: map[[2]int]bool{}}
+	t.Cleanup(func() { b.gray.Close() })
+	gocv.CvtColor(img, &b.gray, gocv.ColorBGRToGray)
+	for _, k := range stones {
+		if blackStone(k) {
+			b.black[[2]int{k % 19, k / 19}] = true
+		}
+	}
+	return b
+}
+
+// check returns the black stones found among blobs (within a third of a stone's radius of one)
+// and the grid positions of the blobs on the board that are none.
+func (b blobBoard) check(blobs []stoneBlob) (found map[[2]int]bool, stray []Point2) {
+	inv, _ := invert3(b.hm)
+	const near = 0.35 * 0.48 // a third of a stone's radius, in spacings
+	found = map[[2]int]bool{}
+	for _, bl := range blobs {
+		g := applyH(inv, Point2{bl.x, bl.y})
+		if g.X < -0.5 || g.Y < -0.5 || g.X > 18.5 || g.Y > 18.5 {
+			continue
+		}
+		p := [2]int{int(math.Round(g.X)), int(math.Round(g.Y))}
+		if !b.black[p] || math.Hypot(g.X-float64(p[0]), g.Y-float64(p[1])) > near {
+			stray = append(stray, g)
+			continue
+		}
+		found[p] = true
+	}
+	return found, stray
 }
 
 // BenchmarkStoneLattice is finding the black stones of a crowded board in a work image (the
@@ -261,62 +284,31 @@ func TestStoneCandidatesPlaceTheBoard(t *testing.T) {
 
 // TestFindDimStoneBlobsFindsTheBlackStonesOnADarkTable: the drawn board of
 // TestFindStoneBlobsFindsTheBlackStones in a dim room, where the table is as dark as the black
-// stones. findStoneBlobs, which asks a stone to be dark against the
-// frame, finds few of them; findDimStoneBlobs, which asks it to be dark against the board around
-// it, inside the board's outline, finds every one and nothing else on the board.
+// stones. findStoneBlobs, which asks a stone to be dark against the frame, finds few of them;
+// findDimStoneBlobs, which asks it to be dark against the board around it, inside the board's
+// outline, finds every one and nothing else on the board.
 func TestFindDimStoneBlobsFindsTheBlackStonesOnADarkTable(t *testing.T) {
-	rng := rand.New(rand.NewPCG(5, 6))
-	stones := rng.Perm(361)[:200]
-	img, hm := drawCrowdedBoard(t, 1000, 750, stones)
-	defer img.Close()
-	gray := gocv.NewMat()
-	defer gray.Close()
-	gocv.CvtColor(img, &gray, gocv.ColorBGRToGray)
+	b := newBlobBoard(t)
 	// The table (the drawn frame's own grey around the board) made as dark as a black stone.
 	const table = 28
-	tableGrey := gray.GetUCharAt(0, 0)
-	dim := gray.Clone()
-	defer dim.Close()
-	for y := 0; y < dim.Rows(); y++ {
-		for x := 0; x < dim.Cols(); x++ {
-			if dim.GetUCharAt(y, x) == tableGrey {
-				dim.SetUCharAt(y, x, table)
+	tableGrey := b.gray.GetUCharAt(0, 0)
+	for y := 0; y < b.gray.Rows(); y++ {
+		for x := 0; x < b.gray.Cols(); x++ {
+			if b.gray.GetUCharAt(y, x) == tableGrey {
+				b.gray.SetUCharAt(y, x, table)
 			}
 		}
 	}
-	isBlack := map[[2]int]bool{}
-	for _, k := range stones {
-		if blackStone(k) {
-			isBlack[[2]int{k % 19, k / 19}] = true
-		}
-	}
-	inv, _ := invert3(hm)
-	onBoard := func(blobs []stoneBlob) (found map[[2]int]bool, stray int) {
-		found = map[[2]int]bool{}
-		for _, b := range blobs {
-			g := applyH(inv, Point2{b.x, b.y})
-			if g.X < -0.5 || g.Y < -0.5 || g.X > 18.5 || g.Y > 18.5 {
-				continue
-			}
-			p := [2]int{int(math.Round(g.X)), int(math.Round(g.Y))}
-			if !isBlack[p] || math.Hypot(g.X-float64(p[0]), g.Y-float64(p[1])) > 0.35*0.48 {
-				stray++
-				continue
-			}
-			found[p] = true
-		}
-		return found, stray
-	}
-	if found, _ := onBoard(findStoneBlobs(dim)); 2*len(found) > len(isBlack) {
-		t.Errorf("findStoneBlobs found %d of the %d black stones: the frame is not dim enough for the test", len(found), len(isBlack))
+	if found, _ := b.check(findStoneBlobs(b.gray)); 2*len(found) > len(b.black) {
+		t.Errorf("findStoneBlobs found %d of the %d black stones: the frame is not dim enough for the test", len(found), len(b.black))
 	}
 	// The board's outline, as drawn.
 	var q [4]Point2
 	for i, c := range [4]Point2{{-0.7, -0.7}, {18.7, -0.7}, {18.7, 18.7}, {-0.7, 18.7}} {
-		q[i] = applyH(hm, c)
+		q[i] = applyH(b.hm, c)
 	}
-	found, stray := onBoard(findDimStoneBlobs(dim, q))
-	if len(found) != len(isBlack) || stray > 0 {
-		t.Errorf("findDimStoneBlobs found %d of the %d black stones, and %d blobs on the board that are none", len(found), len(isBlack), stray)
+	found, stray := b.check(findDimStoneBlobs(b.gray, q))
+	if len(found) != len(b.black) || len(stray) > 0 {
+		t.Errorf("findDimStoneBlobs found %d of the %d black stones, and %d blobs on the board that are none", len(found), len(b.black), len(stray))
 	}
 }
