@@ -267,21 +267,12 @@ func TestFindByOutlineAndStones(t *testing.T) {
 	})
 }
 
-// boardStones parses a position written as demo.BoardText writes it (rows of '.', 'X' and 'O').
+// boardStones parses a position written as demo.BoardText writes it (rendertest.Position).
 func boardStones(t *testing.T, text string) []demo.Stone {
 	t.Helper()
-	var out []demo.Stone
-	for _, ch := range strings.ReplaceAll(text, "\n", "") {
-		switch ch {
-		case '.':
-			out = append(out, demo.Empty)
-		case 'X':
-			out = append(out, demo.Black)
-		case 'O':
-			out = append(out, demo.White)
-		default:
-			t.Fatalf("position %q: %q is not a point", text, ch)
-		}
+	st, err := rendertest.Position(text)
+	if err != nil {
+		t.Fatal(err)
 	}
-	return out
+	return st
 }

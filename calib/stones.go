@@ -65,8 +65,7 @@ func findDimStoneBlobs(gray gocv.Mat, q [4]Point2) []stoneBlob {
 // under: the board seen between its neighbouring stones, or the white ones.
 func ringLevel(pix []uint8, w, h int, b stoneBlob) float64 {
 	r0, r1 := 1.6*b.r, 2.4*b.r
-	var hist [256]int
-	n := 0
+	var ring []uint8
 	for dy := -int(r1); dy <= int(r1); dy++ {
 		for dx := -int(r1); dx <= int(r1); dx++ {
 			if d := math.Hypot(float64(dx), float64(dy)); d < r0 || d > r1 {
@@ -74,18 +73,14 @@ func ringLevel(pix []uint8, w, h int, b stoneBlob) float64 {
 			}
 			x, y := int(b.x)+dx, int(b.y)+dy
 			if x >= 0 && y >= 0 && x < w && y < h {
-				hist[pix[y*w+x]]++
-				n++
+				ring = append(ring, pix[y*w+x])
 			}
 		}
 	}
-	seen := 0
-	for v, c := range hist {
-		if seen += c; 5*seen >= 4*n && n > 0 {
-			return float64(v)
-		}
+	if len(ring) == 0 {
+		return 0
 	}
-	return 0
+	return float64(byteRank(ring, (4*len(ring)+4)/5))
 }
 
 // stoneBlobsWhere is findStoneBlobs with the test a stone-sized dark blob must pass to count

@@ -6,11 +6,13 @@ package rendertest
 import (
 	"fmt"
 	"math"
+	"strings"
 
 	"gocv.io/x/gocv"
 
 	"tengen/calib"
 	"tengen/demo"
+	"tengen/vision/observe"
 )
 
 // Frame renders demo.RenderSample(seed, opt) and returns the sample with its photo as a BGR
@@ -52,4 +54,28 @@ func SpacingsOff(found calib.Calibration, drawn [4][2]float64, anyTurn bool) flo
 		}
 	}
 	return best
+}
+
+// Position parses a board written as demo.BoardText writes it (rows of '.', 'X' and 'O', one per
+// line, as `render-boards` labels its scenes), so that a test can draw a labelled scene again
+// with its position.
+func Position(text string) ([]demo.Stone, error) {
+	var out []demo.Stone
+	for _, r := range strings.ReplaceAll(strings.TrimSpace(text), "\n", "") {
+		s, err := observe.StoneFromRune(r)
+		if err != nil {
+			return nil, fmt.Errorf("rendertest: %w", err)
+		}
+		switch s {
+		case observe.Empty:
+			out = append(out, demo.Empty)
+		case observe.Black:
+			out = append(out, demo.Black)
+		case observe.White:
+			out = append(out, demo.White)
+		default:
+			return nil, fmt.Errorf("rendertest: %q is not a stone or an empty point", r)
+		}
+	}
+	return out, nil
 }

@@ -2,6 +2,7 @@ package rendertest
 
 import (
 	"math"
+	"slices"
 	"testing"
 
 	"tengen/calib"
@@ -47,4 +48,46 @@ func TestFrame(t *testing.T) {
 	if _, _, err := Frame(1, demo.SampleOptions{Size: 1, W: 320, H: 240}); err == nil {
 		t.Error("a 1x1 board rendered without an error")
 	}
+}
+
+// TestPosition parses positions as render-boards writes them, and refuses what is not a point.
+func TestPosition(t *testing.T) {
+	tests := []struct {
+		text string
+		want []demo.Stone
+		ok   bool
+	}{
+		{".X\nO.\n", []demo.Stone{demo.Empty, demo.Black, demo.White, demo.Empty}, true},
+		{"", nil, true},
+		{".?\n..", nil, false},
+		{".Z", nil, false},
+	}
+	for _, tc := range tests {
+		got, err := Position(tc.text)
+		if (err == nil) != tc.ok {
+			t.Errorf("Position(%q): error %v, want ok %v", tc.text, err, tc.ok)
+			continue
+		}
+		if tc.ok && !slices.Equal(got, tc.want) {
+			t.Errorf("Position(%q) = %v, want %v", tc.text, got, tc.want)
+		}
+	}
+}
+
+// FuzzPosition: any text gives either a position of empty points and stones, one per point
+// character, or an error; never a panic.
+func FuzzPosition(f *testing.F) {
+	f.Add(".X\nO.\n")
+	f.Add("x?b\n")
+	f.Fuzz(func(t *testing.T, text string) {
+		got, err := Position(text)
+		if err != nil {
+			return
+		}
+		for _, s := range got {
+			if s != demo.Empty && s != demo.Black && s != demo.White {
+				t.Fatalf("Position(%q) gave %v", text, s)
+			}
+		}
+	})
 }
