@@ -2,6 +2,7 @@ package calib
 
 import (
 	"image"
+	"math/rand/v2"
 	"path/filepath"
 	"testing"
 
@@ -88,6 +89,29 @@ func BenchmarkCheck1080p(b *testing.B) {
 	c0 := benchcpu.Now()
 	for i := 0; i < b.N; i++ {
 		rep, err := Check(frame, cal)
+		if err != nil || rep.Moved {
+			b.Fatal(err, rep)
+		}
+	}
+	benchcpu.ReportPerOp(b, c0)
+}
+
+// BenchmarkCheckStones1080p is one drift check of a 1920x1080 frame of a crowded board whose lines
+// did not stand out when it was found (DriftNoLines known): its black stones are asked instead.
+func BenchmarkCheckStones1080p(b *testing.B) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	frame, hm := drawCrowdedBoard(b, 1920, 1080, rng.Perm(361)[:200])
+	defer frame.Close()
+	cal, err := FromCorners(1920, 1080, 19, [4]Point2{applyH(hm, Point2{0, 0}), applyH(hm, Point2{18, 0}), applyH(hm, Point2{18, 18}), applyH(hm, Point2{0, 18})})
+	if err != nil {
+		b.Fatal(err)
+	}
+	known := DriftTests(0).With(DriftNoLines)
+	b.ReportAllocs()
+	b.ResetTimer()
+	c0 := benchcpu.Now()
+	for i := 0; i < b.N; i++ {
+		rep, err := CheckPast(frame, cal, known)
 		if err != nil || rep.Moved {
 			b.Fatal(err, rep)
 		}

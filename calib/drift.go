@@ -48,6 +48,14 @@ const (
 	_
 	_
 	DriftFitsMoved // a copy of the grid moved a third of a spacing fits better (eight tests, one per move)
+	_
+	_
+	_
+	_
+	_
+	_
+	_
+	DriftStonesOff // the black stones no longer sit on the grid's points (asked when DriftNoLines is known)
 )
 
 // Check measures, cheaply, whether frame still matches cal: it samples the line map along the
@@ -62,15 +70,19 @@ func Check(frame gocv.Mat, cal Calibration) (DriftReport, error) {
 // CheckPast is Check passing over the tests in known, which the board's own frame failed when it
 // was found (a board's edge against a dark table read as a line beyond the grid, an edge line
 // faint under a lamp): a sign that was there from the start says nothing about a move, and the
-// other tests still run. The lines' contrast (DriftNoLines) is never passed over, since every
-// other test rests on it, and each moved copy of the grid is its own test, so passing over one
-// leaves the other seven moves.
+// other tests still run. Each moved copy of the grid is its own test, so passing over one leaves
+// the other seven moves. The lines' contrast (DriftNoLines) rests under every other line test:
+// a board whose lines never stood out (a dim board found by its stones) is watched by its stones
+// instead (DriftStonesOff: FitStones must still find them placing the grid).
 func CheckPast(frame gocv.Mat, cal Calibration, known DriftTests) (DriftReport, error) {
 	if err := cal.Validate(); err != nil {
 		return DriftReport{}, err
 	}
 	if err := cal.CheckImage(frame.Cols(), frame.Rows()); err != nil {
 		return DriftReport{}, err
+	}
+	if known.Has(DriftNoLines) {
+		return checkStones(frame, cal)
 	}
 	w, err := prepareWith(frame, checkWorkSize, false, lineFilter{light: cal.LightLines, compact: true})
 	if err != nil {
@@ -187,6 +199,19 @@ func (w *workImage) check(cal Calibration, known DriftTests) DriftReport {
 		}
 	}
 	return rep
+}
+
+// checkStones is the drift check of a board whose lines do not stand out: the board or the camera
+// moved when the black stones no longer place the grid (StoneFit.Places).
+func checkStones(frame gocv.Mat, cal Calibration) (DriftReport, error) {
+	fit, err := FitStones(frame, cal)
+	if err != nil {
+		return DriftReport{}, err
+	}
+	if fit.Places() {
+		return DriftReport{}, nil
+	}
+	return DriftReport{Moved: true, Test: DriftStonesOff, Reason: "the stones no longer sit on the grid's points: " + fit.String()}, nil
 }
 
 // Refind finds the board again after it or the camera was bumped: a full search restricted to

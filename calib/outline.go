@@ -75,17 +75,6 @@ func maxConf(cands []gridFit) float64 {
 // outline puts the stones near its edges off its points. Only black stones are looked for
 // (findStoneBlobs), a dark disc on the wood being the one stone a dim frame shows plainly.
 const (
-	// outlineStonesMin is the least number of black stones inside the grid for the stones to
-	// place it.
-	outlineStonesMin = 16
-	// outlineStonesOn is the least share of them within a quarter spacing of an intersection.
-	outlineStonesOn = 0.9
-	// outlineStonesOff is the most mean distance of them from the nearest intersection, in
-	// spacings.
-	outlineStonesOff = 0.15
-	// outlineStonesSpan is the least share of the grid's width and height the stones must span
-	// for the grid to be fitted to them.
-	outlineStonesSpan = 0.6
 	// outlineStonesMove is the farthest, in spacings, a corner of the grid fitted to the stones
 	// may lie from where the outline put it.
 	outlineStonesMove = 0.75
@@ -97,23 +86,16 @@ const (
 // outlineStoneGrid returns the grid of one of sizes inside the board outline q (TL, TR, BR, BL in
 // work pixels) on whose intersections the black stones blobs sit best: the size and margin
 // (outlineMargins' range, in steps of outlineMarginStep) with the least mean distance of the
-// stones inside from their nearest intersections, kept when at least outlineStonesMin stones are
-// inside, outlineStonesOn of them within a quarter spacing of one and their mean distance at most
-// outlineStonesOff, and the stones' radius is that of a stone on that grid (0.3 to 0.6 spacing);
-// that grid is then fitted to the stones themselves (fitToStones) and must still meet those
+// stones inside from their nearest intersections, kept when they sit on its points
+// (StoneFit.sitOn: at least stonesMin inside, stonesOn of them within a quarter spacing of one,
+// their mean distance at most stonesOff, the size of a stone on that grid); that grid is then fitted to the stones themselves (fitToStones) and must still meet those
 // conditions. Its confidence is DefaultMinConfidence: as sure as a grid whose lines show, which
 // the kiosk takes without reading it again, since a dim board's lines would not show there either.
 func outlineStoneGrid(q [4]Point2, sizes []int, blobs []stoneBlob) (gridFit, bool) {
 	h, ok := gridH(2, 2, q)
-	if !ok || len(blobs) < outlineStonesMin {
+	if !ok || len(blobs) < stonesMin {
 		return gridFit{}, false
 	}
-	radii := make([]float64, len(blobs))
-	for i, b := range blobs {
-		radii[i] = b.r
-	}
-	slices.Sort(radii)
-	radius := radii[len(radii)/2]
 	var best gridFit
 	bestOff := math.Inf(1)
 	for _, s := range sizes {
@@ -122,7 +104,7 @@ func outlineStoneGrid(q [4]Point2, sizes []int, blobs []stoneBlob) (gridFit, boo
 			g := gridFit{cols: s, rows: s, corners: [4]Point2{
 				applyH(h, Point2{m, m}), applyH(h, Point2{1 - m, m}),
 				applyH(h, Point2{1 - m, 1 - m}), applyH(h, Point2{m, 1 - m})}}
-			off, ok := stonesPlaceGrid(g, blobs, radius)
+			off, ok := stonesPlaceGrid(g, blobs)
 			if ok && off < bestOff {
 				best, bestOff = g, off
 			}
@@ -139,7 +121,7 @@ func outlineStoneGrid(q [4]Point2, sizes []int, blobs []stoneBlob) (gridFit, boo
 	if !ok {
 		return gridFit{}, false
 	}
-	if _, ok := stonesPlaceGrid(refit, blobs, radius); !ok {
+	if _, ok := stonesPlaceGrid(refit, blobs); !ok {
 		return gridFit{}, false
 	}
 	refit.conf = DefaultMinConfidence
@@ -148,7 +130,7 @@ func outlineStoneGrid(q [4]Point2, sizes []int, blobs []stoneBlob) (gridFit, boo
 
 // fitToStones returns g fitted by least squares to the blobs inside it that sit within a quarter
 // spacing of an intersection, each taken to that intersection; it fails when they span less than
-// outlineStonesSpan of the grid along either axis, or when the fitted grid's corners lie more than
+// stonesSpan of the grid along either axis, or when the fitted grid's corners lie more than
 // outlineStonesMove spacings from g's.
 func fitToStones(g gridFit, blobs []stoneBlob) (gridFit, bool) {
 	hg, ok := gridH(g.cols, g.rows, g.corners)
@@ -171,7 +153,7 @@ func fitToStones(g gridFit, blobs []stoneBlob) (gridFit, bool) {
 		lo = Point2{math.Min(lo.X, n.X), math.Min(lo.Y, n.Y)}
 		hi = Point2{math.Max(hi.X, n.X), math.Max(hi.Y, n.Y)}
 	}
-	if len(src) < outlineStonesMin || hi.X-lo.X < outlineStonesSpan*float64(g.cols-1) || hi.Y-lo.Y < outlineStonesSpan*float64(g.rows-1) {
+	if len(src) < stonesMin || hi.X-lo.X < stonesSpan*float64(g.cols-1) || hi.Y-lo.Y < stonesSpan*float64(g.rows-1) {
 		return gridFit{}, false
 	}
 	h, ok := fitHomography(src, dst)
@@ -191,9 +173,8 @@ func fitToStones(g gridFit, blobs []stoneBlob) (gridFit, bool) {
 }
 
 // stonesPlaceGrid returns the mean distance, in spacings, of the blobs inside g from their nearest
-// intersections, and whether they place g (outlineStoneGrid's conditions; radius is the blobs'
-// median radius in work pixels).
-func stonesPlaceGrid(g gridFit, blobs []stoneBlob, radius float64) (float64, bool) {
+// intersections, and whether they sit on its points (StoneFit.sitOn).
+func stonesPlaceGrid(g gridFit, blobs []stoneBlob) (float64, bool) {
 	hg, ok := gridH(g.cols, g.rows, g.corners)
 	if !ok {
 		return 0, false
@@ -202,32 +183,13 @@ func stonesPlaceGrid(g gridFit, blobs []stoneBlob, radius float64) (float64, boo
 	if !ok {
 		return 0, false
 	}
-	in, on, sum := 0, 0, 0.0
-	for _, b := range blobs {
-		p := applyH(inv, Point2{b.x, b.y})
-		if !onBoard(p, g.cols, g.rows) {
-			continue
-		}
-		in++
-		d := offPoint(p)
-		sum += d
-		if d < 0.25 {
-			on++
-		}
-	}
-	if in < outlineStonesMin || float64(on) < outlineStonesOn*float64(in) {
-		return 0, false
-	}
 	// The spacing at the grid's centre, in work pixels.
 	c := applyH(hg, Point2{float64(g.cols-1) / 2, float64(g.rows-1) / 2})
 	c1 := applyH(hg, Point2{float64(g.cols-1)/2 + 1, float64(g.rows-1) / 2})
 	c2 := applyH(hg, Point2{float64(g.cols-1) / 2, float64(g.rows-1)/2 + 1})
 	sp := (math.Hypot(c1.X-c.X, c1.Y-c.Y) + math.Hypot(c2.X-c.X, c2.Y-c.Y)) / 2
-	mean := sum / float64(in)
-	if r := radius / sp; r < 0.3 || r > 0.6 {
-		return 0, false
-	}
-	return mean, mean <= outlineStonesOff
+	f := measureStones(blobs, g.cols, func(p Point2) Point2 { return applyH(inv, p) }, sp, nil)
+	return f.MeanOff, f.sitOn()
 }
 
 // outlineCandidates proposes a grid of each allowed size inside each board outline found in

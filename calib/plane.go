@@ -153,23 +153,11 @@ const (
 	equalizeTiles = 8
 )
 
-// prepareWith is prepare, optionally skipping the line-segment search (drift checks only
-// sample the line map), with the line filter f. With f.compact the caller must close the
-// workImage.
-func prepareWith(img gocv.Mat, maxSide int, segments bool, f lineFilter) (*workImage, error) {
-	if img.Empty() || img.Cols() < 16 || img.Rows() < 16 {
-		return nil, fmt.Errorf("%w: %dx%d", ErrBadImage, img.Cols(), img.Rows())
-	}
-	switch img.Type() {
-	case gocv.MatTypeCV8UC1, gocv.MatTypeCV8UC3, gocv.MatTypeCV8UC4:
-	default:
-		return nil, fmt.Errorf("%w: need 8-bit grey, BGR or BGRA pixels, got %v", ErrBadImage, img.Type())
-	}
-	// Shrink first (still in colour), then convert: a 4032x3024 frame never gets a full-size
-	// grey copy.
-	// Each intermediate image is released as soon as the next one is made (Close is then a
-	// no-op for the deferred calls): a drift check runs every second beside the camera loop,
-	// and the kiosk's peak memory is its frames and these at one moment.
+// shrinkToGray returns img (8-bit grey, BGR or BGRA) as grey with its longer side at most
+// maxSide, and the scale from img's pixels to it along x and y. It shrinks first, still in
+// colour, then converts: a 4032x3024 frame never gets a full-size grey copy. The caller closes
+// the result.
+func shrinkToGray(img gocv.Mat, maxSide int) (gocv.Mat, float64, float64) {
 	src := img
 	sx, sy := 1.0, 1.0
 	small := gocv.NewMat()
@@ -182,7 +170,6 @@ func prepareWith(img gocv.Mat, maxSide int, segments bool, f lineFilter) (*workI
 		sx, sy = float64(sz.X)/float64(img.Cols()), float64(sz.Y)/float64(img.Rows())
 	}
 	gray := gocv.NewMat()
-	defer gray.Close()
 	switch src.Channels() {
 	case 1:
 		src.CopyTo(&gray)
@@ -191,7 +178,26 @@ func prepareWith(img gocv.Mat, maxSide int, segments bool, f lineFilter) (*workI
 	default:
 		gocv.CvtColor(src, &gray, gocv.ColorBGRAToGray)
 	}
-	small.Close()
+	return gray, sx, sy
+}
+
+// prepareWith is prepare, optionally skipping the line-segment search (drift checks only
+// sample the line map), with the line filter f. With f.compact the caller must close the
+// workImage.
+func prepareWith(img gocv.Mat, maxSide int, segments bool, f lineFilter) (*workImage, error) {
+	if img.Empty() || img.Cols() < 16 || img.Rows() < 16 {
+		return nil, fmt.Errorf("%w: %dx%d", ErrBadImage, img.Cols(), img.Rows())
+	}
+	switch img.Type() {
+	case gocv.MatTypeCV8UC1, gocv.MatTypeCV8UC3, gocv.MatTypeCV8UC4:
+	default:
+		return nil, fmt.Errorf("%w: need 8-bit grey, BGR or BGRA pixels, got %v", ErrBadImage, img.Type())
+	}
+	// Each intermediate image is released as soon as the next one is made (Close is then a
+	// no-op for the deferred calls): a drift check runs every second beside the camera loop,
+	// and the kiosk's peak memory is its frames and these at one moment.
+	gray, sx, sy := shrinkToGray(img, maxSide)
+	defer gray.Close()
 	var err error
 	w := &workImage{sx: sx, sy: sy}
 	if segments {

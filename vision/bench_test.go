@@ -2,8 +2,10 @@ package vision
 
 import (
 	"image"
+	"log/slog"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"gocv.io/x/gocv"
 
@@ -220,4 +222,30 @@ func BenchmarkFeaturesHardLight(b *testing.B) {
 	}
 	b.StopTimer()
 	benchcpu.ReportPerOp(b, cpu0)
+}
+
+// BenchmarkEyeDimBoard is ten seconds of camera frames (100, at 10 a second) of a dim board found by
+// its stones (scene 3 of `render-boards -seed 99`, 640x480) through a new Eye: the board found in
+// the first frame, then read in every frame and checked once a second. The drift check asks the
+// stones, since the board's lines are too faint; one op is the ten seconds.
+func BenchmarkEyeDimBoard(b *testing.B) {
+	_, img := dimBoardScene(b)
+	defer img.Close()
+	t0 := time.Date(2026, 11, 28, 11, 0, 0, 0, time.UTC)
+	b.ReportAllocs()
+	b.ResetTimer()
+	c0 := benchcpu.Now()
+	for range b.N {
+		e, err := NewEye(EyeOptions{Size: 19, Logger: slog.New(slog.DiscardHandler)})
+		if err != nil {
+			b.Fatal(err)
+		}
+		for i := range 100 {
+			if sight := e.Look(img, t0.Add(time.Duration(i)*100*time.Millisecond), uint64(i)); sight.View != observe.ViewBoard {
+				b.Fatalf("frame %d: %v (%s)", i, sight.View, sight.Why)
+			}
+		}
+		e.Close()
+	}
+	benchcpu.ReportPerOp(b, c0)
 }

@@ -95,9 +95,10 @@ const (
 // FindBoard finds the board in a still photograph for reading: calib.Find (a size of 0 lets it
 // choose among 9, 13 and 19), then CheckGrid. A fit the finder is unsure of (often one line off,
 // which CheckGrid corrects) is kept when, on the corrected grid, enough points show their
-// grid-line cross clearly (linedEnough) or, on a crowded board, nearly every point shows its
-// lines or holds a stone read surely (vouchedEnough); otherwise the board is searched for again at
-// the sure bar, and failing that it fails with an error wrapping calib.ErrNoBoard.
+// grid-line cross clearly (linedEnough), or, on a crowded board, nearly every point shows its
+// lines or holds a stone read surely (vouchedEnough), or the black stones place it where its lines
+// do not show (stonesPlace); otherwise the board is searched for again at the sure bar, and
+// failing that it fails with an error wrapping calib.ErrNoBoard.
 func FindBoard(img gocv.Mat, size int, p Params) (calib.Calibration, error) {
 	c, err := calib.Find(img, calib.FindOptions{Size: size, MinConfidence: LowMinConfidence})
 	if err != nil {
@@ -120,7 +121,8 @@ func FindBoard(img gocv.Mat, size int, p Params) (calib.Calibration, error) {
 		return c, nil
 	}
 	sure := sureStones(img, c, p)
-	if !vouchedEnough(lined, sure, c.Size*c.Size) {
+	stones, placed := stonesPlace(img, c)
+	if !vouchedEnough(lined, sure, c.Size*c.Size) && !placed {
 		// calib.Find ends at the first pass whose fit clears the low bar, so the passes after it
 		// never looked: searched again at the sure bar, one of them may find the board surely
 		// (a blurred board whose smoothed pass fitted it at 0.40, refused here, and its
@@ -128,10 +130,25 @@ func FindBoard(img gocv.Mat, size int, p Params) (calib.Calibration, error) {
 		if s, err := calib.Find(img, calib.FindOptions{Size: size, MinConfidence: StillMinConfidence}); err == nil {
 			return s, nil
 		}
-		return calib.Calibration{}, fmt.Errorf("vision: %w: the best grid (confidence %.2f) shows its lines on only %d of %d points (%d read empty, %d sure stones)",
-			calib.ErrNoBoard, c.Confidence, max(lined, 0), c.Size*c.Size, empty, sure)
+		return calib.Calibration{}, fmt.Errorf("vision: %w: the best grid (confidence %.2f) shows its lines on only %d of %d points (%d read empty, %d sure stones; %v)",
+			calib.ErrNoBoard, c.Confidence, max(lined, 0), c.Size*c.Size, empty, sure, stones)
 	}
 	return c, nil
+}
+
+// stonesPlace is the grid check of an unsure fit whose lines do not show (a pale board, its lines
+// faint between the stones): the black stones sit on its points and place it (calib.StoneFit.Places),
+// and the lines, where they show, do not say otherwise: calib.Check finds no line beyond its edges
+// and no better-fitting moved copy, or finds the lines too faint to judge. A 9x9 grid laid over the
+// stones of a corner of a 19x19 board has them on its points too, but the board's clear lines run on
+// past its edges.
+func stonesPlace(img gocv.Mat, c calib.Calibration) (calib.StoneFit, bool) {
+	fit, err := calib.FitStones(img, c)
+	if err != nil || !fit.Places() {
+		return fit, false
+	}
+	rep, err := calib.Check(img, c)
+	return fit, err == nil && (!rep.Moved || rep.Test == calib.DriftNoLines)
 }
 
 // vouchedEnough is the grid check of an unsure fit on a crowded board, where stones hide most

@@ -97,13 +97,21 @@ func (e *Eye) Use(c calib.Calibration) error {
 // signsFromTheStart are the drift tests that frame, the one the board was just found in, already
 // fails: the board has not moved since, so what they see is the scene's, and a check that counted
 // them would find the board again every few seconds all game. A frame whose lines barely stand
-// out (DriftNoLines), or that fails more than maxSignsFromTheStart tests, is left to fail: its
-// grid is more likely off than its scene odd.
+// out (DriftNoLines) is watched by its stones when they place the grid (a dim board found by
+// them: calib.CheckPast then asks the stones), and is otherwise left to fail, as is one that fails
+// more than maxSignsFromTheStart tests: its grid is more likely off than its scene odd.
 func (e *Eye) signsFromTheStart(frame gocv.Mat) calib.DriftTests {
 	var known calib.DriftTests
 	for range maxSignsFromTheStart + 1 {
 		rep, err := calib.CheckPast(frame, e.cal, known)
-		if err != nil || rep.Test == calib.DriftNoLines {
+		if err != nil {
+			return 0
+		}
+		if rep.Test == calib.DriftNoLines {
+			if fit, err := calib.FitStones(frame, e.cal); err == nil && fit.Places() {
+				e.log.Info("the board's lines do not stand out: its stones are watched instead", "contrast", fmt.Sprintf("%.2f", rep.Contrast), "stones", fit.String())
+				return calib.DriftTests(0).With(calib.DriftNoLines)
+			}
 			return 0
 		}
 		if !rep.Moved {

@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"gocv.io/x/gocv"
+
 	"tengen/calib"
 	"tengen/demo"
 	"tengen/internal/rendertest"
@@ -162,31 +164,43 @@ func TestEyePassesOverWhatTheBoardShowedFromTheStart(t *testing.T) {
 	}
 }
 
-// TestEyeReadsADimBoardItFindsByItsStones runs ten seconds of a dim 19x19 board on a dark table
-// (scene 3 of `render-boards -seed 99`, with its position) through an Eye: the finder places its
-// grid by the black stones inside its outline, since no pass can make out its lines. The drift
-// check cannot see those lines either, so the Eye finds the board again every other check; every
-// frame must still be read on the right grid. The reader reads 3 of its 361 points wrong (black
-// stones in the lamp's glare read white); a grid off by a line or by half a spacing would read
-// dozens. The build before never found the board: every sight was "moved".
-func TestEyeReadsADimBoardItFindsByItsStones(t *testing.T) {
-	if testing.Short() {
-		t.Skip("-short: skips ten seconds of a rendered board through the Eye")
-	}
+// dimBoardScene is scene 3 of `render-boards -seed 99`: a dim 19x19 board on a dark table, drawn
+// again from its position at 640x480; the caller closes the frame.
+func dimBoardScene(tb testing.TB) (demo.Sample, gocv.Mat) {
+	tb.Helper()
 	stones, err := rendertest.Position(".OXX.X.............\n...OXOXOOO.........\n..OOOOXOXX.OX.O....\n" +
 		"..OXOX.XOXXOXO..X..\n..OXX...O..OOO.X...\n..XX..X..OX........\n...................\n" +
 		"...............X...\n..X................\n...................\n...O..O............\n" +
 		"...................\n...................\n...................\n..X............X...\n" +
 		"...XXXO............\n..XOOXO........X...\n.....O.............\n...................")
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
 	s, img, err := rendertest.Frame(16470894075308424667, demo.SampleOptions{Size: 19, W: 640, H: 480, HandChance: 0.3, Stones: stones})
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
+	return s, img
+}
+
+// TestEyeReadsADimBoardItFindsByItsStones runs ten seconds of a dim 19x19 board on a dark table
+// (scene 3 of `render-boards -seed 99`, with its position) through an Eye: the finder places its
+// grid by the black stones inside its outline, since no pass can make out its lines. The drift
+// check cannot see those lines either, so it asks the stones (calib.DriftStonesOff): the board
+// must never be found again while it stands still (the build before found it again every other
+// check), and every frame must be read on the right grid. The reader reads 3 of its 361 points
+// wrong (black stones in the lamp's glare read white); a grid off by a line or by half a spacing
+// would read dozens. The same frame shifted by half a spacing (a bumped camera) must then be seen
+// to have moved: the stones are off the grid's points.
+func TestEyeReadsADimBoardItFindsByItsStones(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: skips ten seconds of a rendered board through the Eye")
+	}
+	s, img := dimBoardScene(t)
 	defer img.Close()
-	e, err := NewEye(EyeOptions{Size: 19, Logger: slog.New(slog.DiscardHandler)})
+	refinds := 0
+	log := slog.New(countingHandler{msg: "the board or the camera moved: finding the board again", n: &refinds})
+	e, err := NewEye(EyeOptions{Size: 19, Logger: log})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -207,5 +221,25 @@ func TestEyeReadsADimBoardItFindsByItsStones(t *testing.T) {
 		if wrong > maxWrong {
 			t.Fatalf("frame %d: %d points read wrong, want at most %d", i, wrong, maxWrong)
 		}
+	}
+	if refinds != 0 {
+		t.Errorf("the unmoved board was found again %d times in ten seconds", refinds)
+	}
+	c, _ := e.Calibration()
+	half := int(c.GridPixel(9.5, 9).X - c.GridPixel(9, 9).X)
+	pic, err := img.ToImage()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rgba := image.NewRGBA(pic.Bounds())
+	draw.Draw(rgba, rgba.Bounds(), pic, image.Point{}, draw.Src)
+	moved := shifted(rgba, half, half)
+	for i := range 30 {
+		if _, err := e.LookImage(moved, t0.Add(10*time.Second+time.Duration(i)*100*time.Millisecond), uint64(100+i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if refinds != 1 {
+		t.Errorf("the frame shifted by %d pixels: the board found again %d times in three seconds, want once", half, refinds)
 	}
 }

@@ -1,0 +1,204 @@
+package calib
+
+import (
+	"fmt"
+	"math"
+	"slices"
+
+	"gocv.io/x/gocv"
+)
+
+// StoneFit is how the black stones seen in a frame sit on a grid. A person who cannot make out a
+// board's lines (a pale board, a dim room, a crowded game) still sees whether its stones sit on
+// the points in rows: a grid off by a fraction of a spacing puts them between its points, one of
+// the wrong size or a line too small leaves stones on the lines beyond its edges.
+type StoneFit struct {
+	// Inside is how many black stones lie on the grid (within half a spacing of its edges).
+	Inside int
+	// On is how many of those lie within a quarter spacing of an intersection.
+	On int
+	// MeanOff is their mean distance from the nearest intersection, in spacings.
+	MeanOff float64
+	// Span is the share of the grid's columns and of its rows between the outermost stones on
+	// points.
+	Span [2]float64
+	// Radius is the stones' radius in spacings (a stone is about 0.45).
+	Radius float64
+	// Beyond counts the stones on the points of the line just beyond each edge of the grid, in
+	// the grid's own rows and columns: top, right, bottom, left.
+	Beyond [4]int
+}
+
+// Stones' fit bars shared by the outline's grid (outlineStoneGrid) and StoneFit.Places.
+const (
+	// stonesMin is the least number of black stones inside the grid for the stones to place it.
+	stonesMin = 16
+	// stonesOn is the least share of them within a quarter spacing of an intersection.
+	stonesOn = 0.9
+	// stonesOff is the most mean distance of them from the nearest intersection, in spacings.
+	stonesOff = 0.15
+	// stonesSpan is the least share of the grid's width and height the stones on points must
+	// span.
+	stonesSpan = 0.6
+)
+
+// sitOn reports whether the stones sit on the grid's points: enough of them inside, nine in ten
+// within a quarter spacing of an intersection, close to them on average, and of a stone's size
+// on this grid (0.3 to 0.6 spacing).
+func (f StoneFit) sitOn() bool {
+	return f.Inside >= stonesMin && float64(f.On) >= stonesOn*float64(f.Inside) &&
+		f.MeanOff <= stonesOff && f.Radius >= 0.3 && f.Radius <= 0.6
+}
+
+// Places reports whether the stones alone place the grid: they sit on its points (enough of
+// them, nine in ten within a quarter spacing, 0.15 spacing off on average, of a stone's size),
+// span 0.6 of it both ways, and none sits on a line beyond its edges.
+func (f StoneFit) Places() bool {
+	return f.sitOn() && f.Span[0] >= stonesSpan && f.Span[1] >= stonesSpan && f.Beyond == [4]int{}
+}
+
+// String gives the figures in a few words, for logs and refusals.
+func (f StoneFit) String() string {
+	return fmt.Sprintf("%d black stones on the grid, %d on points (mean %.2f spacing off), spanning %.0f%% x %.0f%%, radius %.2f, beyond the edges %v",
+		f.Inside, f.On, f.MeanOff, 100*f.Span[0], 100*f.Span[1], f.Radius, f.Beyond)
+}
+
+// FitStones finds the black stones in frame and measures how they sit on cal's grid (its lens
+// term included). Where the frame's dark stones do not place the grid (a dim room, whose table is
+// as dark as they are, hides half of them), the stones are looked for again against the board
+// around them, inside the grid and its margin (findDimStoneBlobs), and their fit is returned when
+// they place it (unless the first stones sat beyond the grid's edges).
+func FitStones(frame gocv.Mat, cal Calibration) (StoneFit, error) {
+	if err := cal.Validate(); err != nil {
+		return StoneFit{}, err
+	}
+	if err := cal.CheckImage(frame.Cols(), frame.Rows()); err != nil {
+		return StoneFit{}, err
+	}
+	if frame.Empty() {
+		return StoneFit{}, fmt.Errorf("%w: empty frame", ErrBadImage)
+	}
+	switch frame.Type() {
+	case gocv.MatTypeCV8UC1, gocv.MatTypeCV8UC3, gocv.MatTypeCV8UC4:
+	default:
+		return StoneFit{}, fmt.Errorf("%w: need 8-bit grey, BGR or BGRA pixels, got %v", ErrBadImage, frame.Type())
+	}
+	gray, sx, sy := shrinkToGray(frame, defaultWorkSize)
+	defer gray.Close()
+	n := float64(cal.Size - 1)
+	toGrid := func(p Point2) Point2 {
+		return cal.ImageToGrid(Point2{(p.X+0.5)/sx - 0.5, (p.Y+0.5)/sy - 0.5})
+	}
+	// The spacing at the grid's centre, in work pixels.
+	c, cx, cy := cal.GridPixel(n/2, n/2), cal.GridPixel(n/2+1, n/2), cal.GridPixel(n/2, n/2+1)
+	spacing := (math.Hypot((cx.X-c.X)*sx, (cx.Y-c.Y)*sy) + math.Hypot((cy.X-c.X)*sx, (cy.Y-c.Y)*sy)) / 2
+	// The grid and a margin of 0.6 spacing (the board's outline, roughly), in work pixels.
+	var q [4]Point2
+	for i, g := range [4]Point2{{-0.6, -0.6}, {n + 0.6, -0.6}, {n + 0.6, n + 0.6}, {-0.6, n + 0.6}} {
+		p := cal.GridPixel(g.X, g.Y)
+		q[i] = Point2{(p.X+0.5)*sx - 0.5, (p.Y+0.5)*sy - 0.5}
+	}
+	onWood := woodAround(gray, q)
+	fit := measureStones(findStoneBlobs(gray), cal.Size, toGrid, spacing, onWood)
+	if fit.Places() || fit.Beyond != [4]int{} {
+		// Stones beyond an edge refuse the grid whatever the dim frame's stones say: those are
+		// looked for inside its margin only.
+		return fit, nil
+	}
+	if dim := measureStones(findDimStoneBlobs(gray, q), cal.Size, toGrid, spacing, onWood); dim.Places() {
+		return dim, nil
+	}
+	return fit, nil
+}
+
+// woodAround returns whether a work pixel of gray lies on the board whose grid and margin are q
+// (TL, TR, BR, BL): inside the board outline (boardOutlines) that holds q's centre, or anywhere
+// when no outline holds it (the board's edge out of the picture, or lost against the table). A
+// dark table along a pale board's edge is a row of dark blobs on the line just beyond the grid,
+// which must not count as stones left out of it.
+func woodAround(gray gocv.Mat, q [4]Point2) func(Point2) bool {
+	anywhere := func(Point2) bool { return true }
+	pix, err := gray.DataPtrUint8()
+	if err != nil || len(pix) != gray.Cols()*gray.Rows() {
+		return anywhere
+	}
+	hq, ok := gridH(2, 2, q)
+	if !ok {
+		return anywhere
+	}
+	centre := applyH(hq, Point2{0.5, 0.5})
+	for _, o := range boardOutlines(&grayPlane{w: gray.Cols(), h: gray.Rows(), pix: pix}) {
+		h, ok := gridH(2, 2, o)
+		if !ok {
+			continue
+		}
+		inv, ok := invert3(h)
+		if !ok {
+			continue
+		}
+		inside := func(p Point2) bool {
+			u := applyH(inv, p)
+			return u.X > 0 && u.Y > 0 && u.X < 1 && u.Y < 1
+		}
+		if inside(centre) {
+			return inside
+		}
+	}
+	return anywhere
+}
+
+// measureStones is the StoneFit of blobs (work pixels) on an n x n grid, with toGrid taking a
+// work pixel to grid coordinates and spacing the grid's spacing at its centre in work pixels. A
+// blob on the line beyond an edge counts only where onWood (nil: anywhere).
+func measureStones(blobs []stoneBlob, n int, toGrid func(Point2) Point2, spacing float64, onWood func(Point2) bool) StoneFit {
+	var f StoneFit
+	if len(blobs) == 0 || spacing <= 0 {
+		return f
+	}
+	radii := make([]float64, 0, len(blobs))
+	lo, hi := Point2{X: math.Inf(1), Y: math.Inf(1)}, Point2{X: math.Inf(-1), Y: math.Inf(-1)}
+	sum := 0.0
+	last := float64(n - 1)
+	for _, b := range blobs {
+		p := toGrid(Point2{b.x, b.y})
+		d := offPoint(p)
+		if !onBoard(p, n, n) {
+			// On a point of the line just beyond an edge, within the edge's extent.
+			if d >= 0.25 || (onWood != nil && !onWood(Point2{b.x, b.y})) {
+				continue
+			}
+			u, v := math.Round(p.X), math.Round(p.Y)
+			along := func(t float64) bool { return t >= 0 && t <= last }
+			switch {
+			case v == -1 && along(u):
+				f.Beyond[0]++
+			case u == last+1 && along(v):
+				f.Beyond[1]++
+			case v == last+1 && along(u):
+				f.Beyond[2]++
+			case u == -1 && along(v):
+				f.Beyond[3]++
+			}
+			continue
+		}
+		f.Inside++
+		radii = append(radii, b.r)
+		sum += d
+		if d < 0.25 {
+			f.On++
+			u, v := math.Round(p.X), math.Round(p.Y)
+			lo = Point2{math.Min(lo.X, u), math.Min(lo.Y, v)}
+			hi = Point2{math.Max(hi.X, u), math.Max(hi.Y, v)}
+		}
+	}
+	if f.Inside == 0 {
+		return f
+	}
+	f.MeanOff = sum / float64(f.Inside)
+	slices.Sort(radii)
+	f.Radius = radii[len(radii)/2] / spacing
+	if f.On > 0 && last > 0 {
+		f.Span = [2]float64{(hi.X - lo.X) / last, (hi.Y - lo.Y) / last}
+	}
+	return f
+}
