@@ -122,25 +122,9 @@ func woodAround(gray gocv.Mat, q [4]Point2) func(Point2) bool {
 	if err != nil || len(pix) != gray.Cols()*gray.Rows() {
 		return anywhere
 	}
-	hq, ok := gridH(2, 2, q)
-	if !ok {
-		return anywhere
-	}
-	centre := applyH(hq, Point2{0.5, 0.5})
+	centre := Point2{(q[0].X + q[1].X + q[2].X + q[3].X) / 4, (q[0].Y + q[1].Y + q[2].Y + q[3].Y) / 4}
 	for _, o := range boardOutlines(&grayPlane{w: gray.Cols(), h: gray.Rows(), pix: pix}) {
-		h, ok := gridH(2, 2, o)
-		if !ok {
-			continue
-		}
-		inv, ok := invert3(h)
-		if !ok {
-			continue
-		}
-		inside := func(p Point2) bool {
-			u := applyH(inv, p)
-			return u.X > 0 && u.Y > 0 && u.X < 1 && u.Y < 1
-		}
-		if inside(centre) {
+		if inside, ok := insideQuad(o); ok && inside(centre) {
 			return inside
 		}
 	}

@@ -46,19 +46,31 @@ func findDimStoneBlobs(gray gocv.Mat, q [4]Point2) []stoneBlob {
 	if err != nil || len(pix) != gray.Cols()*gray.Rows() {
 		return nil
 	}
-	h, ok := gridH(2, 2, q)
-	if !ok {
-		return nil
-	}
-	inv, ok := invert3(h)
+	inside, ok := insideQuad(q)
 	if !ok {
 		return nil
 	}
 	w, ht := gray.Cols(), gray.Rows()
 	return stoneBlobsWhere(gray, func(b stoneBlob) bool {
-		u := applyH(inv, Point2{b.x, b.y})
-		return u.X > 0 && u.Y > 0 && u.X < 1 && u.Y < 1 && discMean(pix, w, ht, b) < 0.55*ringLevel(pix, w, ht, b)
+		return inside(Point2{b.x, b.y}) && discMean(pix, w, ht, b) < 0.55*ringLevel(pix, w, ht, b)
 	})
+}
+
+// insideQuad returns a test of whether a point lies inside the quadrilateral q (TL, TR, BR, BL),
+// or false when q is degenerate.
+func insideQuad(q [4]Point2) (func(Point2) bool, bool) {
+	h, ok := gridH(2, 2, q)
+	if !ok {
+		return nil, false
+	}
+	inv, ok := invert3(h)
+	if !ok {
+		return nil, false
+	}
+	return func(p Point2) bool {
+		u := applyH(inv, p)
+		return u.X > 0 && u.Y > 0 && u.X < 1 && u.Y < 1
+	}, true
 }
 
 // ringLevel is the grey level four fifths of the ring from 1.6 to 2.4 radii around blob b stay
