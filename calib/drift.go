@@ -55,7 +55,7 @@ const (
 	_
 	_
 	_
-	DriftStonesOff // the black stones no longer sit on the grid's points (asked when DriftNoLines is known)
+	DriftStonesOff // the black stones no longer sit on the grid's points (StoneFit.Holds; asked when DriftNoLines is known)
 )
 
 // Check measures, cheaply, whether frame still matches cal: it samples the line map along the
@@ -73,7 +73,7 @@ func Check(frame gocv.Mat, cal Calibration) (DriftReport, error) {
 // other tests still run. Each moved copy of the grid is its own test, so passing over one leaves
 // the other seven moves. The lines' contrast (DriftNoLines) rests under every other line test:
 // a board whose lines never stood out (a dim board found by its stones) is watched by its stones
-// instead (DriftStonesOff: FitStones must still find them placing the grid).
+// instead (DriftStonesOff: FitStones must still find them on its points).
 func CheckPast(frame gocv.Mat, cal Calibration, known DriftTests) (DriftReport, error) {
 	if err := cal.Validate(); err != nil {
 		return DriftReport{}, err
@@ -202,13 +202,13 @@ func (w *workImage) check(cal Calibration, known DriftTests) DriftReport {
 }
 
 // checkStones is the drift check of a board whose lines do not stand out: the board or the camera
-// moved when the black stones no longer place the grid (StoneFit.Places).
+// moved when the black stones no longer sit on the grid (StoneFit.Holds).
 func checkStones(frame gocv.Mat, cal Calibration) (DriftReport, error) {
 	fit, err := FitStones(frame, cal)
 	if err != nil {
 		return DriftReport{}, err
 	}
-	if fit.Places() {
+	if fit.Holds() {
 		return DriftReport{}, nil
 	}
 	return DriftReport{Moved: true, Test: DriftStonesOff, Reason: "the stones no longer sit on the grid's points: " + fit.String()}, nil

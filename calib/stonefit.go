@@ -57,6 +57,22 @@ func (f StoneFit) Places() bool {
 	return f.sitOn() && f.Span[0] >= stonesSpan && f.Span[1] >= stonesSpan && f.Beyond == [4]int{}
 }
 
+// Holds reports whether the stones still sit on the grid, the question a drift check asks of a
+// grid already taken: enough of them inside, three in four within a quarter spacing of an
+// intersection, 0.2 spacing off on average, and none on a line beyond its edges. It is looser
+// than Places, which must tell a right grid from a wrong one: stones stand a little off their
+// points toward the far side of a tilted board, and a person's corners lie on the points, not on
+// the stones. A camera bumped by a third of a spacing puts them about that far off.
+func (f StoneFit) Holds() bool {
+	return f.Inside >= stonesMin && 4*f.On >= 3*f.Inside && f.MeanOff <= 0.2 && f.Beyond == [4]int{}
+}
+
+// Judges reports whether there are stones enough to judge the grid by: at least as many inside
+// as Places asks for, or any on a line beyond its edges. An empty board judges nothing.
+func (f StoneFit) Judges() bool {
+	return f.Inside >= stonesMin || f.Beyond != [4]int{}
+}
+
 // String gives the figures in a few words, for logs and refusals.
 func (f StoneFit) String() string {
 	return fmt.Sprintf("%d black stones on the grid, %d on points (mean %.2f spacing off), spanning %.0f%% x %.0f%%, radius %.2f, beyond the edges %v",

@@ -49,6 +49,9 @@ func TestFitStones(t *testing.T) {
 			if f.Places() != tc.places {
 				t.Errorf("Places() = %v, want %v (%v)", f.Places(), tc.places, f)
 			}
+			if f.Holds() != tc.places {
+				t.Errorf("Holds() = %v, want %v (%v)", f.Holds(), tc.places, f)
+			}
 			var sides []string
 			for i, n := range f.Beyond {
 				if n > 0 {

@@ -50,12 +50,17 @@ type Eye struct {
 	tried     bool      // an attempt to find the board was made
 	moved     int       // drift checks in a row that said moved
 	obscured  bool      // the last reading had something over the board (drift checks wait)
-	why       string    // why the board is not known
+	// obscuredSince is the frame time of the first of the readings in a row that had something over
+	// the board: drift checks wait for a hand to pass, but not longer than maxObscuredWait.
+	obscuredSince time.Time
+	why           string // why the board is not known
 	// known are the drift tests the frame the board was found in already failed (a board's edge
 	// against a dark table can read as a line beyond the grid): the checks pass over them. A
 	// calibration given to Use (a file, corners placed by a person) has none until the board is
-	// found again after a check fails.
+	// found again after a check fails, but for a board whose lines do not stand out (byHand).
 	known calib.DriftTests
+	// given is true while the calibration is one given to Use, not one the Eye found.
+	given bool
 }
 
 // NewEye returns an Eye; with opt.Calibration it starts reading at once.
@@ -84,20 +89,50 @@ func NewEye(opt EyeOptions) (*Eye, error) {
 // Use makes c the board's calibration from now on (corners placed by a person, or a board found
 // elsewhere).
 func (e *Eye) Use(c calib.Calibration) error {
+	if err := e.use(c); err != nil {
+		return err
+	}
+	e.given = true
+	return nil
+}
+
+// use makes c the calibration, given or found.
+func (e *Eye) use(c calib.Calibration) error {
 	r, err := NewReader(c, e.opt.Params)
 	if err != nil {
 		return fmt.Errorf("vision: calibration: %w", err)
 	}
 	e.drop("")
-	e.reader, e.cal, e.moved, e.obscured, e.known = r, c, 0, false, 0
+	e.reader, e.cal, e.moved, e.obscured, e.known, e.given = r, c, 0, false, 0, false
 	e.log.Info("board calibrated", "size", c.Size, "confidence", fmt.Sprintf("%.2f", c.Confidence))
 	return nil
+}
+
+// byHand is the drift report on a calibration given to Use (corners a person placed, most often
+// because the board could not be found) when its lines do not stand out in frame (rep says
+// DriftNoLines): finding the board again would most likely fail and lose the person's corners.
+// The board's stones are watched instead from now on when they sit on the grid, and while there
+// are too few of them to judge it by (an opening on a dim board) the corners stand unjudged.
+// Otherwise rep stands: the stones say the grid is off.
+func (e *Eye) byHand(frame gocv.Mat, rep calib.DriftReport) calib.DriftReport {
+	fit, err := calib.FitStones(frame, e.cal)
+	switch {
+	case err != nil:
+		return rep
+	case fit.Holds():
+		e.log.Info("the board's lines do not stand out: its stones are watched instead", "contrast", fmt.Sprintf("%.2f", rep.Contrast), "stones", fit.String())
+		e.known = calib.DriftTests(0).With(calib.DriftNoLines)
+		return calib.DriftReport{}
+	case !fit.Judges():
+		return calib.DriftReport{}
+	}
+	return rep
 }
 
 // signsFromTheStart are the drift tests that frame, the one the board was just found in, already
 // fails: the board has not moved since, so what they see is the scene's, and a check that counted
 // them would find the board again every few seconds all game. A frame whose lines barely stand
-// out (DriftNoLines) is watched by its stones when they place the grid (a dim board found by
+// out (DriftNoLines) is watched by its stones when they sit on the grid (a dim board found by
 // them: calib.CheckPast then asks the stones), and is otherwise left to fail, as is one that fails
 // more than maxSignsFromTheStart tests: its grid is more likely off than its scene odd.
 func (e *Eye) signsFromTheStart(frame gocv.Mat) calib.DriftTests {
@@ -108,7 +143,7 @@ func (e *Eye) signsFromTheStart(frame gocv.Mat) calib.DriftTests {
 			return 0
 		}
 		if rep.Test == calib.DriftNoLines {
-			if fit, err := calib.FitStones(frame, e.cal); err == nil && fit.Places() {
+			if fit, err := calib.FitStones(frame, e.cal); err == nil && fit.Holds() {
 				e.log.Info("the board's lines do not stand out: its stones are watched instead", "contrast", fmt.Sprintf("%.2f", rep.Contrast), "stones", fit.String())
 				return calib.DriftTests(0).With(calib.DriftNoLines)
 			}
@@ -129,6 +164,11 @@ func (e *Eye) signsFromTheStart(frame gocv.Mat) calib.DriftTests {
 // past them: of 264 rendered boards found right, the three whose frames failed a test other than
 // the lines' contrast failed one (an edge line faint under the light).
 const maxSignsFromTheStart = 3
+
+// maxObscuredWait is the longest drift checks wait for something over the board to pass. A hand
+// making a move passes in a second or two; a grid knocked off the board by a bumped camera reads
+// points as obscured for as long as it stays off, and must still be checked.
+const maxObscuredWait = 5 * time.Second
 
 // Calibration returns the calibration in use, if the board is known.
 func (e *Eye) Calibration() (calib.Calibration, bool) {
@@ -152,9 +192,13 @@ func (e *Eye) drop(why string) {
 // Look turns frame (BGR), seen at at, into a sight: the reading of the board, or ViewMoved with
 // the reason when the board is not where the calibration puts it and cannot be found again yet.
 func (e *Eye) Look(frame gocv.Mat, at time.Time, seq uint64) observe.Sight {
-	if e.reader != nil && !e.opt.Fixed && !e.obscured && (e.lastCheck.IsZero() || at.Sub(e.lastCheck) >= e.opt.CheckEvery) {
+	waiting := e.obscured && at.Sub(e.obscuredSince) < maxObscuredWait
+	if e.reader != nil && !e.opt.Fixed && !waiting && (e.lastCheck.IsZero() || at.Sub(e.lastCheck) >= e.opt.CheckEvery) {
 		e.lastCheck = at
 		rep, err := calib.CheckPast(frame, e.cal, e.known)
+		if err == nil && e.given && rep.Test == calib.DriftNoLines && !e.known.Has(calib.DriftNoLines) {
+			rep = e.byHand(frame, rep)
+		}
 		switch {
 		case err != nil:
 			e.moved++
@@ -183,7 +227,7 @@ func (e *Eye) Look(frame gocv.Mat, at time.Time, seq uint64) observe.Sight {
 			if e.cal.Size != 0 { // found again: Black still sits where they sat
 				c.BlackSide = e.cal.BlackSide
 			}
-			err = e.Use(c)
+			err = e.use(c)
 		}
 		if err != nil {
 			e.why = err.Error()
@@ -200,6 +244,8 @@ func (e *Eye) Look(frame gocv.Mat, at time.Time, seq uint64) observe.Sight {
 		return observe.Sight{View: observe.ViewMoved, Time: at, Why: e.why}
 	}
 	o := rd.Observation(e.cal, at, seq)
-	e.obscured = o.AnyObscured()
+	if obscured := o.AnyObscured(); obscured != e.obscured {
+		e.obscured, e.obscuredSince = obscured, at
+	}
 	return observe.Reading(o)
 }

@@ -168,6 +168,19 @@ func TestEyePassesOverWhatTheBoardShowedFromTheStart(t *testing.T) {
 // again from its position at 640x480; the caller closes the frame.
 func dimBoardScene(tb testing.TB) (demo.Sample, gocv.Mat) {
 	tb.Helper()
+	return dimBoard(tb, nil)
+}
+
+// dimBoard is dimBoardScene's board and light with the stones given (nil: the scene's own).
+func dimBoard(tb testing.TB, stones []demo.Stone) (demo.Sample, gocv.Mat) {
+	tb.Helper()
+	if stones != nil {
+		s, img, err := rendertest.Frame(16470894075308424667, demo.SampleOptions{Size: 19, W: 640, H: 480, HandChance: 0.3, Stones: stones})
+		if err != nil {
+			tb.Fatal(err)
+		}
+		return s, img
+	}
 	stones, err := rendertest.Position(".OXX.X.............\n...OXOXOOO.........\n..OOOOXOXX.OX.O....\n" +
 		"..OXOX.XOXXOXO..X..\n..OXX...O..OOO.X...\n..XX..X..OX........\n...................\n" +
 		"...............X...\n..X................\n...................\n...O..O............\n" +
@@ -241,5 +254,79 @@ func TestEyeReadsADimBoardItFindsByItsStones(t *testing.T) {
 	}
 	if refinds != 1 {
 		t.Errorf("the frame shifted by %d pixels: the board found again %d times in three seconds, want once", half, refinds)
+	}
+}
+
+// TestEyeKeepsAPersonsCornersOnADimBoard: corners a person placed on the set-up screen, on a dim
+// board the finder cannot find (the board of TestEyeReadsADimBoardItFindsByItsStones before the
+// game, no stones, its lines too faint for the drift check), stand for ten seconds of frames: the
+// build before judged them moved at the second check, dropped them, and could not find the board
+// again, so every sight after was "moved". With the game's stones on the same board the corners
+// are watched by the stones, and the frame shifted by half a spacing is found again once.
+func TestEyeKeepsAPersonsCornersOnADimBoard(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: skips ten seconds of a rendered board through the Eye")
+	}
+	for _, tc := range []struct {
+		name   string
+		stones []demo.Stone
+	}{
+		{"before the game", make([]demo.Stone, 361)},
+		{"the game's stones", nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s, img := dimBoard(t, tc.stones)
+			defer img.Close()
+			if tc.stones != nil {
+				if _, err := FindBoard(img, 19, Params{}); err == nil {
+					t.Fatal("the finder finds the empty dim board: the test no longer needs a person's corners")
+				}
+			}
+			var q [4]calib.Point2
+			for i, c := range s.Corners {
+				q[i] = calib.Point2{X: c[0], Y: c[1]}
+			}
+			cal, err := calib.FromCorners(640, 480, 19, q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			refinds := 0
+			log := slog.New(countingHandler{msg: "the board or the camera moved: finding the board again", n: &refinds})
+			e, err := NewEye(EyeOptions{Size: 19, Calibration: &cal, Logger: log})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer e.Close()
+			t0 := time.Date(2026, 11, 28, 13, 0, 0, 0, time.UTC)
+			for i := range 100 {
+				sight := e.Look(img, t0.Add(time.Duration(i)*100*time.Millisecond), uint64(i))
+				if sight.View != observe.ViewBoard {
+					t.Fatalf("frame %d: %v (%s), want the board read", i, sight.View, sight.Why)
+				}
+			}
+			if refinds != 0 {
+				t.Errorf("the person's corners were dropped %d times in ten seconds", refinds)
+			}
+			if tc.stones != nil {
+				return // nothing on an empty dim board can tell a bump: the corners stand
+			}
+			c, _ := e.Calibration()
+			half := int(c.GridPixel(9.5, 9).X - c.GridPixel(9, 9).X)
+			pic, err := img.ToImage()
+			if err != nil {
+				t.Fatal(err)
+			}
+			rgba := image.NewRGBA(pic.Bounds())
+			draw.Draw(rgba, rgba.Bounds(), pic, image.Point{}, draw.Src)
+			moved := shifted(rgba, half, half)
+			for i := range 100 {
+				if _, err := e.LookImage(moved, t0.Add(10*time.Second+time.Duration(i)*100*time.Millisecond), uint64(100+i)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if refinds != 1 {
+				t.Errorf("the frame shifted by %d pixels: the board found again %d times in ten seconds, want once", half, refinds)
+			}
+		})
 	}
 }
