@@ -238,6 +238,15 @@ func TestEyeReadsADimBoardItFindsByItsStones(t *testing.T) {
 	if refinds != 0 {
 		t.Errorf("the unmoved board was found again %d times in ten seconds", refinds)
 	}
+	if half := lookShifted(t, e, img, t0.Add(10*time.Second), 30); refinds != 1 {
+		t.Errorf("the frame shifted by %d pixels: the board found again %d times in three seconds, want once", half, refinds)
+	}
+}
+
+// lookShifted shows e n frames, ten a second from at, of img shifted by half a spacing of e's grid
+// both ways (a bumped camera), and returns the shift in pixels.
+func lookShifted(t *testing.T, e *Eye, img gocv.Mat, at time.Time, n int) int {
+	t.Helper()
 	c, _ := e.Calibration()
 	half := int(c.GridPixel(9.5, 9).X - c.GridPixel(9, 9).X)
 	pic, err := img.ToImage()
@@ -247,14 +256,12 @@ func TestEyeReadsADimBoardItFindsByItsStones(t *testing.T) {
 	rgba := image.NewRGBA(pic.Bounds())
 	draw.Draw(rgba, rgba.Bounds(), pic, image.Point{}, draw.Src)
 	moved := shifted(rgba, half, half)
-	for i := range 30 {
-		if _, err := e.LookImage(moved, t0.Add(10*time.Second+time.Duration(i)*100*time.Millisecond), uint64(100+i)); err != nil {
+	for i := range n {
+		if _, err := e.LookImage(moved, at.Add(time.Duration(i)*100*time.Millisecond), uint64(1000+i)); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if refinds != 1 {
-		t.Errorf("the frame shifted by %d pixels: the board found again %d times in three seconds, want once", half, refinds)
-	}
+	return half
 }
 
 // TestEyeKeepsAPersonsCornersOnADimBoard: corners a person placed on the set-up screen, on a dim
@@ -310,21 +317,7 @@ func TestEyeKeepsAPersonsCornersOnADimBoard(t *testing.T) {
 			if tc.stones != nil {
 				return // nothing on an empty dim board can tell a bump: the corners stand
 			}
-			c, _ := e.Calibration()
-			half := int(c.GridPixel(9.5, 9).X - c.GridPixel(9, 9).X)
-			pic, err := img.ToImage()
-			if err != nil {
-				t.Fatal(err)
-			}
-			rgba := image.NewRGBA(pic.Bounds())
-			draw.Draw(rgba, rgba.Bounds(), pic, image.Point{}, draw.Src)
-			moved := shifted(rgba, half, half)
-			for i := range 100 {
-				if _, err := e.LookImage(moved, t0.Add(10*time.Second+time.Duration(i)*100*time.Millisecond), uint64(100+i)); err != nil {
-					t.Fatal(err)
-				}
-			}
-			if refinds != 1 {
+			if half := lookShifted(t, e, img, t0.Add(10*time.Second), 100); refinds != 1 {
 				t.Errorf("the frame shifted by %d pixels: the board found again %d times in ten seconds, want once", half, refinds)
 			}
 		})
