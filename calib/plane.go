@@ -181,17 +181,26 @@ func shrinkToGray(img gocv.Mat, maxSide int) (gocv.Mat, float64, float64) {
 	return gray, sx, sy
 }
 
+// checkFrame returns an error wrapping ErrBadImage unless img is a picture of 8-bit grey, BGR or
+// BGRA pixels, at least 16 pixels each way.
+func checkFrame(img gocv.Mat) error {
+	if img.Empty() || img.Cols() < 16 || img.Rows() < 16 {
+		return fmt.Errorf("%w: %dx%d", ErrBadImage, img.Cols(), img.Rows())
+	}
+	switch img.Type() {
+	case gocv.MatTypeCV8UC1, gocv.MatTypeCV8UC3, gocv.MatTypeCV8UC4:
+		return nil
+	default:
+		return fmt.Errorf("%w: need 8-bit grey, BGR or BGRA pixels, got %v", ErrBadImage, img.Type())
+	}
+}
+
 // prepareWith is prepare, optionally skipping the line-segment search (drift checks only
 // sample the line map), with the line filter f. With f.compact the caller must close the
 // workImage.
 func prepareWith(img gocv.Mat, maxSide int, segments bool, f lineFilter) (*workImage, error) {
-	if img.Empty() || img.Cols() < 16 || img.Rows() < 16 {
-		return nil, fmt.Errorf("%w: %dx%d", ErrBadImage, img.Cols(), img.Rows())
-	}
-	switch img.Type() {
-	case gocv.MatTypeCV8UC1, gocv.MatTypeCV8UC3, gocv.MatTypeCV8UC4:
-	default:
-		return nil, fmt.Errorf("%w: need 8-bit grey, BGR or BGRA pixels, got %v", ErrBadImage, img.Type())
+	if err := checkFrame(img); err != nil {
+		return nil, err
 	}
 	// Each intermediate image is released as soon as the next one is made (Close is then a
 	// no-op for the deferred calls): a drift check runs every second beside the camera loop,

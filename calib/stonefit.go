@@ -91,13 +91,8 @@ func FitStones(frame gocv.Mat, cal Calibration) (StoneFit, error) {
 	if err := cal.CheckImage(frame.Cols(), frame.Rows()); err != nil {
 		return StoneFit{}, err
 	}
-	if frame.Empty() {
-		return StoneFit{}, fmt.Errorf("%w: empty frame", ErrBadImage)
-	}
-	switch frame.Type() {
-	case gocv.MatTypeCV8UC1, gocv.MatTypeCV8UC3, gocv.MatTypeCV8UC4:
-	default:
-		return StoneFit{}, fmt.Errorf("%w: need 8-bit grey, BGR or BGRA pixels, got %v", ErrBadImage, frame.Type())
+	if err := checkFrame(frame); err != nil {
+		return StoneFit{}, err
 	}
 	gray, sx, sy := shrinkToGray(frame, defaultWorkSize)
 	defer gray.Close()
