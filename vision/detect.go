@@ -121,19 +121,21 @@ func FindBoard(img gocv.Mat, size int, p Params) (calib.Calibration, error) {
 		return c, nil
 	}
 	sure := sureStones(img, c, p)
-	stones, placed := stonesPlace(img, c)
-	if !vouchedEnough(lined, sure, c.Size*c.Size) && !placed {
-		// calib.Find ends at the first pass whose fit clears the low bar, so the passes after it
-		// never looked: searched again at the sure bar, one of them may find the board surely
-		// (a blurred board whose smoothed pass fitted it at 0.40, refused here, and its
-		// equalized pass at 0.60).
-		if s, err := calib.Find(img, calib.FindOptions{Size: size, MinConfidence: StillMinConfidence}); err == nil {
-			return s, nil
-		}
-		return calib.Calibration{}, fmt.Errorf("vision: %w: the best grid (confidence %.2f) shows its lines on only %d of %d points (%d read empty, %d sure stones; %v)",
-			calib.ErrNoBoard, c.Confidence, max(lined, 0), c.Size*c.Size, empty, sure, stones)
+	if vouchedEnough(lined, sure, c.Size*c.Size) {
+		return c, nil
 	}
-	return c, nil
+	stones, placed := stonesPlace(img, c)
+	if placed {
+		return c, nil
+	}
+	// calib.Find ends at the first pass whose fit clears the low bar, so the passes after it never
+	// looked: searched again at the sure bar, one of them may find the board surely (a blurred
+	// board whose smoothed pass fitted it at 0.40, refused here, and its equalized pass at 0.60).
+	if s, err := calib.Find(img, calib.FindOptions{Size: size, MinConfidence: StillMinConfidence}); err == nil {
+		return s, nil
+	}
+	return calib.Calibration{}, fmt.Errorf("vision: %w: the best grid (confidence %.2f) shows its lines on only %d of %d points (%d read empty, %d sure stones; %v)",
+		calib.ErrNoBoard, c.Confidence, max(lined, 0), c.Size*c.Size, empty, sure, stones)
 }
 
 // stonesPlace is the grid check of an unsure fit whose lines do not show (a pale board, its lines
