@@ -264,7 +264,7 @@ func lookShifted(t *testing.T, e *Eye, img gocv.Mat, at time.Time, n int) int {
 	return half
 }
 
-// TestEyeKeepsAPersonsCornersOnADimBoard: corners a person placed on the set-up screen, on a dim
+// TestEyeKeepsAPersonsCornersOnADimBoard: corners a person placed on the camera screen, on a dim
 // board the finder cannot find (the board of TestEyeReadsADimBoardItFindsByItsStones before the
 // game, no stones, its lines too faint for the drift check), stand for ten seconds of frames: the
 // build before judged them moved at the second check, dropped them, and could not find the board
