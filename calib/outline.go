@@ -183,11 +183,7 @@ func stonesPlaceGrid(g gridFit, blobs []stoneBlob) (float64, bool) {
 	if !ok {
 		return 0, false
 	}
-	// The spacing at the grid's centre, in work pixels.
-	c := applyH(hg, Point2{float64(g.cols-1) / 2, float64(g.rows-1) / 2})
-	c1 := applyH(hg, Point2{float64(g.cols-1)/2 + 1, float64(g.rows-1) / 2})
-	c2 := applyH(hg, Point2{float64(g.cols-1) / 2, float64(g.rows-1)/2 + 1})
-	sp := (math.Hypot(c1.X-c.X, c1.Y-c.Y) + math.Hypot(c2.X-c.X, c2.Y-c.Y)) / 2
+	sp := centreSpacing(func(u, v float64) Point2 { return applyH(hg, Point2{u, v}) }, g.cols, g.rows)
 	f := measureStones(blobs, g.cols, func(p Point2) Point2 { return applyH(inv, p) }, sp, nil)
 	return f.MeanOff, f.sitOn()
 }

@@ -100,9 +100,10 @@ func FitStones(frame gocv.Mat, cal Calibration) (StoneFit, error) {
 	toGrid := func(p Point2) Point2 {
 		return cal.ImageToGrid(Point2{(p.X+0.5)/sx - 0.5, (p.Y+0.5)/sy - 0.5})
 	}
-	// The spacing at the grid's centre, in work pixels.
-	c, cx, cy := cal.GridPixel(n/2, n/2), cal.GridPixel(n/2+1, n/2), cal.GridPixel(n/2, n/2+1)
-	spacing := (math.Hypot((cx.X-c.X)*sx, (cx.Y-c.Y)*sy) + math.Hypot((cy.X-c.X)*sx, (cy.Y-c.Y)*sy)) / 2
+	spacing := centreSpacing(func(u, v float64) Point2 {
+		p := cal.GridPixel(u, v)
+		return Point2{p.X * sx, p.Y * sy}
+	}, cal.Size, cal.Size)
 	// The grid and a margin of 0.6 spacing (the board's outline, roughly), in work pixels.
 	var q [4]Point2
 	for i, g := range [4]Point2{{-0.6, -0.6}, {n + 0.6, -0.6}, {n + 0.6, n + 0.6}, {-0.6, n + 0.6}} {
@@ -140,6 +141,14 @@ func woodAround(gray gocv.Mat, q [4]Point2) func(Point2) bool {
 		}
 	}
 	return anywhere
+}
+
+// centreSpacing is the spacing of a cols x rows grid at its centre, in the pixels toPix takes grid
+// coordinates to: the mean distance from the centre to the next intersection along each axis.
+func centreSpacing(toPix func(u, v float64) Point2, cols, rows int) float64 {
+	u, v := float64(cols-1)/2, float64(rows-1)/2
+	c, cu, cv := toPix(u, v), toPix(u+1, v), toPix(u, v+1)
+	return (math.Hypot(cu.X-c.X, cu.Y-c.Y) + math.Hypot(cv.X-c.X, cv.Y-c.Y)) / 2
 }
 
 // measureStones is the StoneFit of blobs (work pixels) on an n x n grid, with toGrid taking a
