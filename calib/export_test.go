@@ -66,15 +66,20 @@ func augVariant(p augPhoto, name string, k augKind, f augFrame) AugVariant {
 
 // Judge says whether c is the variant's board: for a labelled one, 19x19 with every corner
 // within half a spacing of the truth (err is the worst corner's distance in spacings); for a
-// Roboflow photo, most labelled stones on c's intersections (err is NaN).
+// Roboflow photo, most labelled stones on c's intersections and no three on the line just beyond
+// one of its edges (err is NaN).
 func (v AugVariant) Judge(c Calibration) (right bool, err float64) {
 	if v.Truth != nil {
 		e := cornerErrorAnyTurn(c, *v.Truth)
 		return c.Size == 19 && e <= 0.5, e
 	}
 	on, inside := 0, 0
+	var beyond [4]int
 	for _, s := range v.Stones {
 		g := c.ImageToGrid(s)
+		if side := justBeyond(g, c.Size); side >= 0 {
+			beyond[side]++
+		}
 		if !onBoard(g, c.Size, c.Size) {
 			continue
 		}
@@ -84,7 +89,34 @@ func (v AugVariant) Judge(c Calibration) (right bool, err float64) {
 		}
 	}
 	total := len(v.Stones)
-	return total < 5 || (float64(on) >= 0.8*float64(inside) && float64(inside) >= 0.6*float64(total)), math.NaN()
+	if total < 5 {
+		return true, math.NaN()
+	}
+	// Stones lie on the board: three or more on the line just beyond an edge say the grid leaves
+	// out a line of the board (a grid a line off, or a 13x13 inside a bigger board), which the
+	// shares below let pass while most stones still sit on its points.
+	if max(beyond[0], beyond[1], beyond[2], beyond[3]) >= 3 {
+		return false, math.NaN()
+	}
+	return float64(on) >= 0.8*float64(inside) && float64(inside) >= 0.6*float64(total), math.NaN()
+}
+
+// justBeyond is the side (0 top, 1 right, 2 bottom, 3 left) of an n x n grid whose next line out
+// grid point g lies nearest to (within half a spacing, across from the grid's own span), or -1.
+func justBeyond(g Point2, n int) int {
+	last := float64(n - 1)
+	inX, inY := g.X > -0.5 && g.X < last+0.5, g.Y > -0.5 && g.Y < last+0.5
+	switch {
+	case inX && g.Y <= -0.5 && g.Y > -1.5:
+		return 0
+	case inY && g.X >= last+0.5 && g.X < last+1.5:
+		return 1
+	case inX && g.Y >= last+0.5 && g.Y < last+1.5:
+		return 2
+	case inY && g.X <= -0.5 && g.X > -1.5:
+		return 3
+	}
+	return -1
 }
 
 // RefusalReason is refusalReason for tests outside the package: a refusal shortened to its kind.
