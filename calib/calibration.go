@@ -213,6 +213,14 @@ func (c Calibration) CheckImage(w, h int) error {
 	return nil
 }
 
+// InView reports whether the whole grid lies in c's image, by the test the finder applies to its
+// grids (up to half a cell in from each corner intersection): a grid moved after it was found
+// (vision.CheckGrid) must pass it too.
+func (c Calibration) InView() bool {
+	g := gridFit{cols: c.Size, rows: c.Size, corners: c.Corners}
+	return g.inView(c.ImageWidth, c.ImageHeight)
+}
+
 // GridToImage returns the 3x3 homography (row-major) taking grid coordinates (col, row),
 // with (0,0) the TL corner intersection and (Size-1, Size-1) the BR one, to image pixels, as a
 // pinhole camera sees them: with a Lens term it is the straight grid through the corners, and

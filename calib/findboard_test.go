@@ -247,3 +247,58 @@ func readNotWhole(t *testing.T, path string) map[string]bool {
 	}
 	return m
 }
+
+// TestFindBoardCrowdedOrCut: Roboflow photos on which the stones' lattice and the grid check
+// decide (twenty-sixth session). Two crowded whole boards, whose hand-placed stones sit up to a
+// third of a spacing off their points, must be found right by their stone boxes (judged
+// strictly); on the 13x13 the grid check must not move the grid a row onto the margin. Three
+// 19x19 boards cut by the picture's edge, over whose stones a 13x13 fits as well, and a 19x19
+// whose bottom row runs out of the picture (the grid check had moved its grid out of view), must
+// be refused.
+func TestFindBoardCrowdedOrCut(t *testing.T) {
+	photos, err := evalset.Load(shareddata.Path(t, "vision-eval"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	byName := map[string]evalset.Photo{}
+	for _, p := range photos {
+		if p.Source == evalset.Roboflow {
+			byName[filepath.Base(p.Rel)[:12]] = p
+		}
+	}
+	for _, tc := range []struct {
+		photo, what string
+		size        int // 0: must be refused
+	}{
+		{"3e33f3ee6a12", "a crowded, blurred 19x19", 19},
+		{"8f20266b703d", "a 13x13 full of stones", 13},
+		{"08bca729ec6b", "a 19x19 cut at the left and bottom", 0},
+		{"34e25116bcdd", "a 19x19 cut at the left", 0},
+		{"96f1724a9704", "a 19x19 cut at the left", 0},
+		{"a2b3eff03b4c", "a 19x19 whose bottom row runs out", 0},
+	} {
+		t.Run(tc.photo, func(t *testing.T) {
+			p, ok := byName[tc.photo]
+			if !ok {
+				t.Fatalf("no Roboflow photo %s in the shared data", tc.photo)
+			}
+			img, err := imagefile.Load(p.Path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer img.Close()
+			v := boxedVariant(p, img)
+			c, err := vision.FindBoard(img, 0, vision.Params{})
+			switch {
+			case tc.size == 0 && err == nil:
+				t.Errorf("%s: found a %dx%d grid (confidence %.2f), want a refusal", tc.what, c.Size, c.Size, c.Confidence)
+			case tc.size != 0 && err != nil:
+				t.Errorf("%s: refused: %v", tc.what, err)
+			case tc.size != 0:
+				if right, _ := v.Judge(c); !right || c.Size != tc.size {
+					t.Errorf("%s: found a %dx%d grid (confidence %.2f, corners %.0f), right by the stone boxes: %v", tc.what, c.Size, c.Size, c.Confidence, c.Corners, right)
+				}
+			}
+		})
+	}
+}

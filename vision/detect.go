@@ -218,7 +218,8 @@ func linedEnough(lined, empty, points int, kept bool) bool {
 // dropped for a row of margin gains a line's worth of lined points, and on an open one the
 // board's dark edge, taken for a line, scored as well as the outer line it replaced: on 600
 // rendered photos with known corners, CheckGrid moved seven right grids of confidence 0.47 to 0.77
-// a line off, and put right three wrong ones, all below 0.5.
+// a line off, and put right three wrong ones, all below 0.5. A move is never taken out of the
+// picture (Calibration.InView), nor when it leaves out stones the grid held (leavesStonesOut).
 func CheckGrid(img gocv.Mat, cal calib.Calibration, p Params) calib.Calibration {
 	if cal.Confidence >= StillMinConfidence {
 		return cal
@@ -237,11 +238,61 @@ func CheckGrid(img gocv.Mat, cal calib.Calibration, p Params) calib.Calibration 
 			continue
 		}
 		c.BlackSide, c.Confidence, c.LightLines, c.Lens = cal.BlackSide, cal.Confidence, cal.LightLines, cal.Lens
-		if s := gridScore(img, c, p); s > bestScore+cal.Size/3 {
+		if !c.InView() {
+			continue // the finder refuses a grid the picture cuts, and so does its check
+		}
+		if s := gridScore(img, c, p); s > bestScore+cal.Size/3 && !leavesStonesOut(img, cal, c, d, p) {
 			best, bestScore = c, s
 		}
 	}
 	return best
+}
+
+// leavesStonesOut reports whether the move d (in grid lines) of grid from leaves out a line of
+// stones for a line of margin: the line it drops holds three or more stones the learned reader is
+// sure of beyond those on the line it takes in. Stones lie on the board, not on its margin: on a
+// crowded board CheckGrid's score can prefer a row of margin to an edge row of stones, whose
+// grid-line crosses the stones hide (a Roboflow 13x13 full of stones, 8f20266b703d, was moved a
+// row down onto its margin). A dropped line read as stones at all its points but two is a dark
+// table or border along the board, not a game's stones, and may be dropped (a rendered grid a
+// row off, its last row on the table, was put right so).
+func leavesStonesOut(img gocv.Mat, from, moved calib.Calibration, d [2]float64, p Params) bool {
+	n := from.Size
+	// Old line dropped and new line taken in, as (column or row, index): a move of +1 drops line
+	// 0 of the old grid and takes in line n-1 of the new one, a move of -1 the other way round.
+	axis := 0 // columns
+	if d[1] != 0 {
+		axis = 1 // rows
+	}
+	dropped, added := 0, n-1
+	if d[axis] < 0 {
+		dropped, added = n-1, 0
+	}
+	onLine := func(cal calib.Calibration, line int) int {
+		k := -1
+		err := readOnce(img, cal, p, func(_ *Reader, rd Reading) {
+			k = 0
+			for i := 0; i < n; i++ {
+				at := line*n + i // a row
+				if axis == 0 {
+					at = i*n + line // a column
+				}
+				if st := rd.Stones[at]; (st == observe.Black || st == observe.White) && rd.Confidence[at] >= 0.95 {
+					k++
+				}
+			}
+		})
+		if err != nil {
+			return -1
+		}
+		return k
+	}
+	lost := onLine(from, dropped)
+	if lost < 3 || lost >= n-2 {
+		return false
+	}
+	gained := onLine(moved, added)
+	return gained >= 0 && lost >= gained+3
 }
 
 // gridScore counts the empty points whose grid-line cross is clearly visible (-1 if unreadable),
