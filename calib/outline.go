@@ -133,11 +133,7 @@ func outlineStoneGrid(q [4]Point2, sizes []int, blobs []stoneBlob) (gridFit, boo
 // stonesSpan of the grid along either axis, or when the fitted grid's corners lie more than
 // outlineStonesMove spacings from g's.
 func fitToStones(g gridFit, blobs []stoneBlob) (gridFit, bool) {
-	hg, ok := gridH(g.cols, g.rows, g.corners)
-	if !ok {
-		return gridFit{}, false
-	}
-	inv, ok := invert3(hg)
+	inv, ok := g.pixelToGrid()
 	if !ok {
 		return gridFit{}, false
 	}

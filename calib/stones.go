@@ -603,11 +603,7 @@ func (sf *stoneFinder) vouch(w *workImage, g gridFit) float64 {
 	if g.conf >= stoneFitConfidence || !sf.find(w) || len(sf.onLattice) < 12 {
 		return g.conf
 	}
-	h, ok := gridH(g.cols, g.rows, g.corners)
-	if !ok {
-		return g.conf
-	}
-	inv, ok := invert3(h)
+	inv, ok := g.pixelToGrid()
 	if !ok {
 		return g.conf
 	}
@@ -732,11 +728,7 @@ func stonesOnCandidate(lines *plane, g gridFit, blobs []stoneBlob, cap float32) 
 // a dark table along the board's edge, not a game's stones (a rendered board's grid placed a row
 // off, its last row on the table, held 19 such blobs).
 func edgeRowOfBlobs(g gridFit, blobs []stoneBlob) bool {
-	h, ok := gridH(g.cols, g.rows, g.corners)
-	if !ok {
-		return false
-	}
-	inv, ok := invert3(h)
+	inv, ok := g.pixelToGrid()
 	if !ok {
 		return false
 	}
@@ -773,6 +765,16 @@ func linesStopAtEdges(lines *plane, g gridFit, cap float32) bool {
 	return on > 0 && max(beyond[0], beyond[1], beyond[2], beyond[3]) < 0.5*on
 }
 
+// pixelToGrid returns the homography from work pixels to g's grid coordinates, or false when g
+// is degenerate.
+func (g gridFit) pixelToGrid() ([9]float64, bool) {
+	h, ok := gridH(g.cols, g.rows, g.corners)
+	if !ok {
+		return h, false
+	}
+	return invert3(h)
+}
+
 // blobsOnGrid is the share of the stones inside g that sit within a quarter spacing of one of
 // its intersections (0 when fewer than a dozen are inside).
 func blobsOnGrid(g gridFit, blobs []stoneBlob) float64 {
@@ -781,11 +783,7 @@ func blobsOnGrid(g gridFit, blobs []stoneBlob) float64 {
 
 // blobsOnGridWithin is blobsOnGrid with a stone counted on a point within tol spacings of it.
 func blobsOnGridWithin(g gridFit, blobs []stoneBlob, tol float64) float64 {
-	h, ok := gridH(g.cols, g.rows, g.corners)
-	if !ok {
-		return 0
-	}
-	inv, ok := invert3(h)
+	inv, ok := g.pixelToGrid()
 	if !ok {
 		return 0
 	}
