@@ -163,14 +163,21 @@ func vouchedEnough(lined, sure, points int) bool {
 	return (max(lined, 0)+sure)*10 >= 9*points
 }
 
+// sureStone reports whether rd reads point i as a black or white stone with a probability of at
+// least 0.95.
+func sureStone(rd Reading, i int) bool {
+	st := rd.Stones[i]
+	return (st == observe.Black || st == observe.White) && rd.Confidence[i] >= 0.95
+}
+
 // sureStones counts the points the learned reader reads as a black or white stone with a
 // probability of at least 0.95 on the grid of cal (-1 if unreadable).
 func sureStones(img gocv.Mat, cal calib.Calibration, p Params) int {
 	p.HandTuned = false
 	n := 0
 	err := readOnce(img, cal, p, func(_ *Reader, rd Reading) {
-		for i, st := range rd.Stones {
-			if (st == observe.Black || st == observe.White) && rd.Confidence[i] >= 0.95 {
+		for i := range rd.Stones {
+			if sureStone(rd, i) {
 				n++
 			}
 		}
@@ -257,6 +264,7 @@ func CheckGrid(img gocv.Mat, cal calib.Calibration, p Params) calib.Calibration 
 // table or border along the board, not a game's stones, and may be dropped (a rendered grid a
 // row off, its last row on the table, was put right so).
 func leavesStonesOut(img gocv.Mat, from, moved calib.Calibration, d [2]float64, p Params) bool {
+	p.HandTuned = false // the learned reader's sure stones, as sureStones counts them
 	n := from.Size
 	// Old line dropped and new line taken in, as (column or row, index): a move of +1 drops line
 	// 0 of the old grid and takes in line n-1 of the new one, a move of -1 the other way round.
@@ -277,7 +285,7 @@ func leavesStonesOut(img gocv.Mat, from, moved calib.Calibration, d [2]float64, 
 				if axis == 0 {
 					at = i*n + line // a column
 				}
-				if st := rd.Stones[at]; (st == observe.Black || st == observe.White) && rd.Confidence[at] >= 0.95 {
+				if sureStone(rd, at) {
 					k++
 				}
 			}
