@@ -159,7 +159,7 @@ func TestFindBoardRoboflow(t *testing.T) {
 			continue
 		}
 		n++
-		name := filepath.Base(p.Rel)[:12]
+		name := roboflowName(p)
 		if !notWhole[name] {
 			whole++
 		}
@@ -228,6 +228,10 @@ func TestFindLightLinesOnDarkWood(t *testing.T) {
 	}
 }
 
+// roboflowName is a Roboflow photo's name as the tests and testdata/roboflow-not-whole.txt give
+// it: the first 12 hex digits of its file name.
+func roboflowName(p evalset.Photo) string { return filepath.Base(p.Rel)[:12] }
+
 // readNotWhole reads the list of photos judged not to show a whole board (the first field of each
 // line not starting with #).
 func readNotWhole(t *testing.T, path string) map[string]bool {
@@ -263,7 +267,7 @@ func TestFindBoardCrowdedOrCut(t *testing.T) {
 	byName := map[string]evalset.Photo{}
 	for _, p := range photos {
 		if p.Source == evalset.Roboflow {
-			byName[filepath.Base(p.Rel)[:12]] = p
+			byName[roboflowName(p)] = p
 		}
 	}
 	for _, tc := range []struct {
