@@ -213,6 +213,26 @@ func NetPermutations() [][]int {
 	return out
 }
 
+// NetInputGroups are the learned reader's inputs grouped by the kind of evidence they carry: the
+// patch's brightness, the patch's colour, the hand-made features, the radial profile and the
+// frame's context. Training may hide a group at a time (stonenet.TrainOptions.MaskGroups).
+func NetInputGroups() [][]int {
+	span := func(from, to int) []int {
+		g := make([]int, 0, to-from)
+		for k := from; k < to; k++ {
+			g = append(g, k)
+		}
+		return g
+	}
+	return [][]int{
+		span(0, patchPlane),
+		span(patchPlane, nPatch),
+		span(nPatch, nPatch+nHandMade),
+		span(nPatch+nHandMade, nPatch+nHandMade+nRing),
+		span(nPatch+nHandMade+nRing, netInputs-1),
+	}
+}
+
 // patchCentre returns the mean relative luminance and chromaticity differences (already scaled)
 // of the patch's four central cells: the disc of the point.
 func patchCentre(x []float32) (rel, dr, dg float32) {

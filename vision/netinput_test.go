@@ -180,3 +180,27 @@ func TestSort16Sorts(t *testing.T) {
 		}
 	}
 }
+
+func TestNetInputGroupsPartitionTheInputs(t *testing.T) {
+	seen := make([]int, NetInputs)
+	for _, g := range NetInputGroups() {
+		if len(g) == 0 {
+			t.Error("an empty group")
+		}
+		for _, k := range g {
+			if k < 0 || k >= NetInputs {
+				t.Fatalf("input %d of %d", k, NetInputs)
+			}
+			seen[k]++
+		}
+	}
+	for k, n := range seen {
+		want := 1
+		if k == NetInputs-1 {
+			want = 0 // the point's edges are never hidden
+		}
+		if n != want {
+			t.Errorf("input %d is in %d groups, want %d", k, n, want)
+		}
+	}
+}

@@ -42,6 +42,9 @@ func run(args []string) error {
 	sure := fs.Float64("sure", float64(def.Sure), "the committee's first member reads alone a point it is this sure of (0: every member reads every point)")
 	foldWeights := fs.String("foldweights", "", "with -loso: write each fold's reader to this directory as SOURCE.weights")
 	hold := fs.String("hold", "", "with -loso: hold out only these sources (comma-separated), for quicker experiments")
+	average := fs.Float64("average", def.Train.AverageFrom, "average the weights of every step after this share of the training (0: the last step's weights)")
+	mask := fs.Float64("mask", def.Train.MaskRate, "hide each kind of input of each training point with this probability (0: never)")
+	maskKinds := fs.String("maskkinds", "", "with -mask: hide only these kinds of input (indexes into vision.NetInputGroups, comma-separated; default all)")
 	cache := fs.String("cache", "", "a file keeping the boards found in box-labelled photos between runs (made if missing): finding them takes minutes")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -49,6 +52,19 @@ func run(args []string) error {
 	opt := def
 	opt.Variants, opt.Seed, opt.Train.Epochs, opt.Train.Seed, opt.Dump, opt.Members = *variants, *seed, *epochs, *seed, *dump, *members
 	opt.Sure = float32(*sure)
+	opt.Train.AverageFrom = *average
+	opt.Train.MaskRate = *mask
+	if *maskKinds != "" {
+		groups := vision.NetInputGroups()
+		opt.Train.MaskGroups = nil
+		for _, f := range strings.Split(*maskKinds, ",") {
+			k, err := strconv.Atoi(strings.TrimSpace(f))
+			if err != nil || k < 0 || k >= len(groups) {
+				return fmt.Errorf("-maskkinds %q: want indexes 0 to %d", *maskKinds, len(groups)-1)
+			}
+			opt.Train.MaskGroups = append(opt.Train.MaskGroups, groups[k])
+		}
+	}
 	opt.FoldWeights = *foldWeights
 	opt.Train.Hidden = nil
 	if *hold != "" {

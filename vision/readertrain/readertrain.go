@@ -312,7 +312,8 @@ type Options struct {
 // DefaultOptions are the settings the committed reader was trained with.
 func DefaultOptions() Options {
 	return Options{Variants: 3, Seed: 1, Members: 3, Sure: 0.99, Train: stonenet.TrainOptions{Hidden: []int{32, 16}, Epochs: 6, Batch: 128,
-		LR: 0.003, WeightDecay: 1e-4, Seed: 1, Balance: true, Perms: vision.NetPermutations()}}
+		LR: 0.003, WeightDecay: 1e-4, Seed: 1, Balance: true, Perms: vision.NetPermutations(),
+		MaskGroups: vision.NetInputGroups()}}
 }
 
 // Train trains a reader on the photos' points in the pool: a committee of opt.Members networks.

@@ -81,6 +81,83 @@ func TestPermutationsAreApplied(t *testing.T) {
 	}
 }
 
+func TestMaskGroupsHideTheirFeatures(t *testing.T) {
+	// The class is told by feature 0 alone. Hidden at every step it teaches nothing, and the
+	// training loss stays at a coin's (ln 2, two classes); hidden at a fifth of the steps it is
+	// still learned, and the loss falls well below that.
+	rng := rand.New(rand.NewPCG(5, 5))
+	s := &Set{In: 2}
+	for i := 0; i < 3000; i++ {
+		c := uint8(rng.IntN(2)) + 1
+		v := float32(-2)
+		if c == 2 {
+			v = 2
+		}
+		s.Add([]float32{v + float32(rng.NormFloat64()*0.3), float32(rng.NormFloat64())}, c)
+	}
+	for _, tc := range []struct {
+		rate     float64
+		min, max float64 // the last epoch's loss
+	}{{0.2, 0, 0.3}, {1, 0.66, 0.75}} {
+		var last float64
+		_, err := Train(s, TrainOptions{Hidden: []int{8}, Epochs: 4, Batch: 32, LR: 0.01, Seed: 1,
+			MaskGroups: [][]int{{0}}, MaskRate: tc.rate, Log: func(_ int, l float64) { last = l }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if last < tc.min || last > tc.max {
+			t.Errorf("feature 0 hidden at a rate of %g: last epoch's loss %.3f, want %.2f to %.2f", tc.rate, last, tc.min, tc.max)
+		}
+	}
+}
+
+func TestWeightAverage(t *testing.T) {
+	net, err := New([]int{2, 2, Classes}, rand.New(rand.NewPCG(1, 1)).Float64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	avg := newWeightAverage(net)
+	avg.setInto(net) // nothing added: the weights stay
+	if net.Layers[0].W[0] == 0 && net.Layers[0].W[1] == 0 {
+		t.Fatal("an empty average cleared the weights")
+	}
+	for _, v := range []float32{1, 2, 6} {
+		for _, l := range net.Layers {
+			for i := range l.W {
+				l.W[i] = v
+			}
+			for i := range l.B {
+				l.B[i] = -v
+			}
+		}
+		avg.add(net)
+	}
+	avg.setInto(net)
+	for li, l := range net.Layers {
+		for i := range l.W {
+			if l.W[i] != 3 {
+				t.Fatalf("layer %d weight %d: %g, want the mean 3", li, i, l.W[i])
+			}
+		}
+		for i := range l.B {
+			if l.B[i] != -3 {
+				t.Fatalf("layer %d bias %d: %g, want the mean -3", li, i, l.B[i])
+			}
+		}
+	}
+}
+
+func TestAveragedTrainingLearns(t *testing.T) {
+	train, test := clusters(6000, 6, 1), clusters(2000, 6, 2)
+	net, err := Train(train, TrainOptions{Hidden: []int{16, 8}, Epochs: 8, Batch: 64, LR: 0.01, Seed: 7, AverageFrom: 0.5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if acc := net.Evaluate(test).Accuracy(); acc < 0.95 {
+		t.Errorf("averaged weights: accuracy %.4f on separable clusters", acc)
+	}
+}
+
 func TestMarshalRoundTrip(t *testing.T) {
 	net, err := Train(clusters(500, 6, 4), TrainOptions{Hidden: []int{5}, Epochs: 2, Batch: 16, LR: 0.01, Seed: 2})
 	if err != nil {
@@ -127,6 +204,9 @@ func TestTrainRejectsBadSets(t *testing.T) {
 		{"ragged", &Set{In: 2, X: []float32{1}, Y: []uint8{0}}, TrainOptions{Epochs: 1}},
 		{"bad class", &Set{In: 1, X: []float32{1}, Y: []uint8{5}}, TrainOptions{Epochs: 1}},
 		{"bad permutation", &Set{In: 2, X: []float32{1, 2}, Y: []uint8{0}}, TrainOptions{Epochs: 1, Perms: [][]int{{0}}}},
+		{"bad mask group", &Set{In: 2, X: []float32{1, 2}, Y: []uint8{0}}, TrainOptions{Epochs: 1, MaskGroups: [][]int{{2}}, MaskRate: 0.1}},
+		{"bad mask rate", &Set{In: 2, X: []float32{1, 2}, Y: []uint8{0}}, TrainOptions{Epochs: 1, MaskRate: 1.5}},
+		{"bad averaging", &Set{In: 2, X: []float32{1, 2}, Y: []uint8{0}}, TrainOptions{Epochs: 1, AverageFrom: 1}},
 	} {
 		if _, err := Train(tc.set, tc.opt); err == nil {
 			t.Errorf("%s: no error", tc.name)

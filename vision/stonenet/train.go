@@ -59,6 +59,17 @@ type TrainOptions struct {
 	// Balance weighs each class by the inverse square root of its frequency, so the rare stones
 	// of a sparse board count for more than its many empty points.
 	Balance bool
+	// MaskGroups are groups of feature indexes (the patch's brightness, its colour, the radial
+	// profile...); each step hides each group of each point with probability MaskRate, setting
+	// its features to their means, so that no single kind of evidence carries a reading alone:
+	// a source whose light makes one kind misleading is then read by the others.
+	MaskGroups [][]int
+	MaskRate   float64
+	// AverageFrom, when above 0, is the share of the training after which the weights of every
+	// step are averaged, and the average is the trained network (stochastic weight averaging):
+	// a flat region of the loss, which reads sources unlike the training set better than the
+	// last step's weights do.
+	AverageFrom float64
 	// Log, when not nil, gets each epoch's mean loss.
 	Log func(epoch int, loss float64)
 }
@@ -78,6 +89,16 @@ func Train(set *Set, opt TrainOptions) (*Net, error) {
 		if len(p) != set.In {
 			return nil, fmt.Errorf("stonenet: a permutation of %d indexes for %d features", len(p), set.In)
 		}
+	}
+	for _, g := range opt.MaskGroups {
+		for _, k := range g {
+			if k < 0 || k >= set.In {
+				return nil, fmt.Errorf("stonenet: a mask group names feature %d of %d", k, set.In)
+			}
+		}
+	}
+	if opt.MaskRate < 0 || opt.MaskRate > 1 || opt.AverageFrom < 0 || opt.AverageFrom >= 1 {
+		return nil, fmt.Errorf("stonenet: mask rate %g or averaging from %g outside [0, 1)", opt.MaskRate, opt.AverageFrom)
 	}
 	rng := rand.New(rand.NewPCG(opt.Seed, opt.Seed^0x9e3779b97f4a7c15))
 	widths := append(append([]int{set.In}, opt.Hidden...), Classes)
@@ -114,6 +135,7 @@ func Train(set *Set, opt TrainOptions) (*Net, error) {
 	batch := max(opt.Batch, 1)
 	steps := opt.Epochs * ((set.Len() + batch - 1) / batch)
 	step := 0
+	avg := newWeightAverage(net)
 	x := make([]float32, set.In)
 	for ep := 0; ep < opt.Epochs; ep++ {
 		rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
@@ -131,17 +153,71 @@ func Train(set *Set, opt TrainOptions) (*Net, error) {
 				} else {
 					copy(x, row)
 				}
+				for _, g := range opt.MaskGroups {
+					if rng.Float64() < opt.MaskRate {
+						for _, k := range g {
+							x[k] = net.Mean[k]
+						}
+					}
+				}
 				loss += tr.backprop(x, set.Y[i], classW[set.Y[i]])
 			}
 			lr := opt.LR * (0.1 + 0.9*0.5*(1+math.Cos(math.Pi*float64(step)/float64(steps))))
 			tr.adam(lr, opt.WeightDecay, float64(b1-b0))
 			step++
+			if opt.AverageFrom > 0 && float64(step) >= opt.AverageFrom*float64(steps) {
+				avg.add(net)
+			}
 		}
 		if opt.Log != nil {
 			opt.Log(ep, loss/float64(set.Len()))
 		}
 	}
+	avg.setInto(net)
 	return net, nil
+}
+
+// weightAverage sums a network's weights over training steps.
+type weightAverage struct {
+	w, b [][]float64
+	n    int
+}
+
+func newWeightAverage(net *Net) *weightAverage {
+	a := &weightAverage{}
+	for _, l := range net.Layers {
+		a.w = append(a.w, make([]float64, len(l.W)))
+		a.b = append(a.b, make([]float64, len(l.B)))
+	}
+	return a
+}
+
+// add adds the network's present weights to the sums.
+func (a *weightAverage) add(net *Net) {
+	for li, l := range net.Layers {
+		for i, v := range l.W {
+			a.w[li][i] += float64(v)
+		}
+		for i, v := range l.B {
+			a.b[li][i] += float64(v)
+		}
+	}
+	a.n++
+}
+
+// setInto replaces the network's weights with the average, when any were added.
+func (a *weightAverage) setInto(net *Net) {
+	if a.n == 0 {
+		return
+	}
+	for li, l := range net.Layers {
+		for i := range l.W {
+			l.W[i] = float32(a.w[li][i] / float64(a.n))
+		}
+		for i := range l.B {
+			l.B[i] = float32(a.b[li][i] / float64(a.n))
+		}
+	}
 }
 
 // standardize sets the input standardization from the set's mean and deviation.
