@@ -31,6 +31,26 @@ func clusters(n, dim int, seed uint64) *Set {
 	return s
 }
 
+// featureZeroTells makes n points of two classes (black, white) told by feature 0 alone (-2 or
+// +2, with noise); rest draws each point's other features.
+func featureZeroTells(n int, seed uint64, rest func(*rand.Rand) []float32) *Set {
+	rng := rand.New(rand.NewPCG(seed, seed))
+	var s *Set
+	for i := 0; i < n; i++ {
+		c := uint8(rng.IntN(2)) + 1
+		v := float32(-2)
+		if c == 2 {
+			v = 2
+		}
+		x := append([]float32{v + float32(rng.NormFloat64()*0.3)}, rest(rng)...)
+		if s == nil {
+			s = &Set{In: len(x)}
+		}
+		s.Add(x, c)
+	}
+	return s
+}
+
 func TestTrainLearnsAndCalibrates(t *testing.T) {
 	train, test := clusters(6000, 6, 1), clusters(2000, 6, 2)
 	var losses []float64
@@ -61,16 +81,7 @@ func TestPermutationsAreApplied(t *testing.T) {
 	// The class is told only by feature 0; a permutation that swaps features 0 and 1 on half the
 	// steps makes feature 1 as informative to the network, so a point with the signal on
 	// feature 1 alone is classified by it too.
-	rng := rand.New(rand.NewPCG(3, 3))
-	s := &Set{In: 3}
-	for i := 0; i < 4000; i++ {
-		c := uint8(rng.IntN(2)) + 1
-		v := float32(-2)
-		if c == 2 {
-			v = 2
-		}
-		s.Add([]float32{v + float32(rng.NormFloat64()*0.3), 0, float32(rng.NormFloat64())}, c)
-	}
+	s := featureZeroTells(4000, 3, func(rng *rand.Rand) []float32 { return []float32{0, float32(rng.NormFloat64())} })
 	net, err := Train(s, TrainOptions{Hidden: []int{8}, Epochs: 6, Batch: 32, LR: 0.01, Seed: 1, Perms: [][]int{{0, 1, 2}, {1, 0, 2}}})
 	if err != nil {
 		t.Fatal(err)
@@ -85,16 +96,7 @@ func TestMaskGroupsHideTheirFeatures(t *testing.T) {
 	// The class is told by feature 0 alone. Hidden at every step it teaches nothing, and the
 	// training loss stays at a coin's (ln 2, two classes); hidden at a fifth of the steps it is
 	// still learned, and the loss falls well below that.
-	rng := rand.New(rand.NewPCG(5, 5))
-	s := &Set{In: 2}
-	for i := 0; i < 3000; i++ {
-		c := uint8(rng.IntN(2)) + 1
-		v := float32(-2)
-		if c == 2 {
-			v = 2
-		}
-		s.Add([]float32{v + float32(rng.NormFloat64()*0.3), float32(rng.NormFloat64())}, c)
-	}
+	s := featureZeroTells(3000, 5, func(rng *rand.Rand) []float32 { return []float32{float32(rng.NormFloat64())} })
 	for _, tc := range []struct {
 		rate     float64
 		min, max float64 // the last epoch's loss
