@@ -149,6 +149,27 @@ func TestWeightAverage(t *testing.T) {
 	}
 }
 
+func TestUnusedMasksChangeNothing(t *testing.T) {
+	// Groups named but never hidden must leave training as it was, draw for draw: the committed
+	// weights are rebuilt from the seed.
+	set := clusters(1000, 6, 9)
+	opt := TrainOptions{Hidden: []int{5}, Epochs: 2, Batch: 16, LR: 0.01, Seed: 4}
+	plain, err := Train(set, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt.MaskGroups = [][]int{{0, 1}, {2}}
+	named, err := Train(set, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _ := plain.MarshalBinary()
+	b, _ := named.MarshalBinary()
+	if !bytes.Equal(a, b) {
+		t.Error("mask groups at a rate of 0 changed the trained weights")
+	}
+}
+
 func TestAveragedTrainingLearns(t *testing.T) {
 	train, test := clusters(6000, 6, 1), clusters(2000, 6, 2)
 	net, err := Train(train, TrainOptions{Hidden: []int{16, 8}, Epochs: 8, Batch: 64, LR: 0.01, Seed: 7, AverageFrom: 0.5})

@@ -98,7 +98,7 @@ func Train(set *Set, opt TrainOptions) (*Net, error) {
 		}
 	}
 	if opt.MaskRate < 0 || opt.MaskRate > 1 || opt.AverageFrom < 0 || opt.AverageFrom >= 1 {
-		return nil, fmt.Errorf("stonenet: mask rate %g or averaging from %g outside [0, 1)", opt.MaskRate, opt.AverageFrom)
+		return nil, fmt.Errorf("stonenet: a mask rate of %g (want 0 to 1) or averaging from %g (want 0 to under 1)", opt.MaskRate, opt.AverageFrom)
 	}
 	rng := rand.New(rand.NewPCG(opt.Seed, opt.Seed^0x9e3779b97f4a7c15))
 	widths := append(append([]int{set.In}, opt.Hidden...), Classes)
@@ -154,7 +154,9 @@ func Train(set *Set, opt TrainOptions) (*Net, error) {
 					copy(x, row)
 				}
 				for _, g := range opt.MaskGroups {
-					if rng.Float64() < opt.MaskRate {
+					// No draw at all when nothing is hidden: the seed's stream, and so the
+					// weights, stay those of a training without masks.
+					if opt.MaskRate > 0 && rng.Float64() < opt.MaskRate {
 						for _, k := range g {
 							x[k] = net.Mean[k]
 						}
