@@ -179,6 +179,15 @@ func TestAveragedTrainingLearns(t *testing.T) {
 	if acc := net.Evaluate(test).Accuracy(); acc < 0.95 {
 		t.Errorf("averaged weights: accuracy %.4f on separable clusters", acc)
 	}
+	last, err := Train(train, TrainOptions{Hidden: []int{16, 8}, Epochs: 8, Batch: 64, LR: 0.01, Seed: 7})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _ := net.MarshalBinary()
+	b, _ := last.MarshalBinary()
+	if bytes.Equal(a, b) {
+		t.Error("the averaged network is the last step's: no average was taken")
+	}
 }
 
 func TestMarshalRoundTrip(t *testing.T) {
