@@ -455,14 +455,17 @@ func slicesEqual(a, b []engine.Color) bool {
 	return true
 }
 
-// TestRankSince: a point misread the same way at the last two confirmations of the board (glare)
-// counts for nothing; one seen only at the latest (a stone put down early) keeps its evidence.
+// TestRankSince: a point misread the same way at the last two confirmations of the board (glare),
+// or in doubt that way at one of them (glare the reader wavers on), counts for nothing; one seen
+// only at the latest (a stone put down early), or doubted only faintly before it, keeps its evidence.
 func TestRankSince(t *testing.T) {
 	g := game(t, 9, "B E5")
 	empty := ".........\n.........\n.........\n.........\n....X....\n.........\n.........\n.........\n........."
 	glare := map[string]observe.Probs{"G7": {0.02, 0.01, 0.97, 0}}
 	now := reading(t, ".........\n.........\n.........\n.........\n....X....\n.........\n..O......\n.........\n.........", glare)
 	withGlare, without := reading(t, empty, glare), reading(t, empty, nil)
+	inDoubt := reading(t, empty, map[string]observe.Probs{"G7": {0.55, 0.01, 0.44, 0}})
+	faint := reading(t, empty, map[string]observe.Probs{"G7": {0.85, 0.01, 0.14, 0}})
 	for _, tc := range []struct {
 		name       string
 		prevs      []observe.Observation
@@ -472,6 +475,9 @@ func TestRankSince(t *testing.T) {
 		{"no earlier reading", nil, false, ""},
 		{"glare at the latest only", []observe.Observation{without, withGlare}, false, ""},
 		{"glare at both", []observe.Observation{withGlare, withGlare}, true, "G7"},
+		{"glare in doubt at the older", []observe.Observation{inDoubt, withGlare}, true, "G7"},
+		{"glare in doubt at the latest", []observe.Observation{withGlare, inDoubt}, true, "G7"},
+		{"a faint doubt at the older", []observe.Observation{faint, withGlare}, false, ""},
 		{"an earlier reading of another size", []observe.Observation{reading(t, strings.Repeat(".......\n", 7), nil), withGlare}, false, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

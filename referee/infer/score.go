@@ -41,11 +41,12 @@ func NewScorer(o observe.Observation, size int) (*Scorer, error) {
 // ForgetPersistent makes the points the reader misread the same way in every earlier reading
 // prevs and in the reading count for nothing: board is the game's board, prevs the readings it
 // was confirmed on, move after move (the stone the reader sees where the board holds none, or
-// none where it holds one, then and now). Such a reading stays while the scene stays (glare, a
-// reflection, a mark on the wood): it says nothing about what changed since. A point whose reading
-// changed keeps its evidence, and so does a stone that appeared since the oldest of prevs (a
-// stone put down early, whose press is still to come). It returns those points, in row-major
-// order; without prevs, or with one of another size, it forgets nothing.
+// none where it holds one, now, and gave at least PersistentDoubt then). Such a reading stays
+// while the scene stays (glare, a reflection, a mark on the wood): it says nothing about what
+// changed since. A point whose reading changed keeps its evidence, and so does a stone that
+// appeared since the oldest of prevs (a stone put down early, whose press is still to come). It
+// returns those points, in row-major order; without prevs, or with one of another size, it
+// forgets nothing.
 func (s *Scorer) ForgetPersistent(board []engine.Color, o observe.Observation, prevs ...observe.Observation) []engine.Point {
 	if len(prevs) == 0 || len(o.Stones) != len(s.ll) || len(board) != len(s.ll) {
 		return nil
@@ -62,7 +63,7 @@ func (s *Scorer) ForgetPersistent(board []engine.Color, o observe.Observation, p
 		}
 		same := true
 		for _, p := range prevs {
-			same = same && p.Stones[i] == now
+			same = same && p.PointProbs(i)[now] >= PersistentDoubt
 		}
 		if same {
 			s.ll[i] = [3]float64{}
