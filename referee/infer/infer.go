@@ -18,8 +18,8 @@
 // DecisiveLogOdds, the press itself counting as evidence that a stone was placed (PressLogOdds),
 // and no point may contradict it by MisfitLogOdds or more; a point whose most likely reading is
 // "obscured" is unseen and also stops a decision. Given the readings the board was seen on at the
-// last moves (RankSince), a point misread the same way now and in all of them (or, in them, in doubt
-// that way: PersistentDoubt) counts for nothing.
+// last moves (RankSince), a point misread now counts only for what its misreading gained since the
+// weakest of them (Scorer.ForgetPersistent): glare seen alike then and now counts for nothing.
 //
 // RankSequence does the same for several presses seen together (the referee's catch-up after a
 // hand hid the board).
@@ -76,11 +76,6 @@ const (
 	PressLogOdds    = 4.59511985013459  // ln 99
 	MisfitLogOdds   = 4.59511985013459  // ln 99
 	ProbFloor       = 1e-3
-	// PersistentDoubt = 1/4: a misreading counts as persistent (Scorer.ForgetPersistent) when
-	// every earlier reading gave it at least this much, the least a best guess among the four
-	// readings can have: a glare pool or a reflection that the reader sees as a stone on one
-	// frame and as a doubt on the next is the same glare, and its wavering is no news of a move.
-	PersistentDoubt = 0.25
 )
 
 // Kind is what an explanation says happened on the board.
@@ -223,8 +218,8 @@ type Ranking struct {
 	Misfits []Misfit
 	// Unseen are the points whose most likely reading is Obscured, in row-major order.
 	Unseen []engine.Point
-	// Persistent are the points misread the same way as in the previous readings, counted for
-	// nothing (RankSince), in row-major order.
+	// Persistent are the points whose misreading the previous readings made too, discounted by
+	// their odds (RankSince, Scorer.ForgetPersistent), in row-major order.
 	Persistent []engine.Point
 }
 

@@ -455,33 +455,39 @@ func slicesEqual(a, b []engine.Color) bool {
 	return true
 }
 
-// TestRankSince: a point misread the same way at the last two confirmations of the board (glare),
-// or in doubt that way at one of them (glare the reader wavers on), counts for nothing; one seen
-// only at the latest (a stone put down early), or doubted only faintly before it, keeps its evidence.
+// TestRankSince: a point misread alike at the last two confirmations of the board (glare) counts
+// for nothing; one whose misreading has grown since counts for the growth; one seen only at the
+// latest (a stone put down early), or that an earlier reading read rightly, keeps its evidence,
+// even where the reader was in doubt (a stone put down on a glare pool).
 func TestRankSince(t *testing.T) {
 	g := game(t, 9, "B E5")
 	empty := ".........\n.........\n.........\n.........\n....X....\n.........\n.........\n.........\n........."
+	withC3 := ".........\n.........\n.........\n.........\n....X....\n.........\n..O......\n.........\n........."
+	withG7 := ".........\n.........\n......O..\n.........\n....X....\n.........\n.........\n.........\n........."
 	glare := map[string]observe.Probs{"G7": {0.02, 0.01, 0.97, 0}}
-	now := reading(t, ".........\n.........\n.........\n.........\n....X....\n.........\n..O......\n.........\n.........", glare)
+	now := reading(t, withC3, glare)
 	withGlare, without := reading(t, empty, glare), reading(t, empty, nil)
+	weaker := reading(t, empty, map[string]observe.Probs{"G7": {0.19, 0.01, 0.8, 0}})
 	inDoubt := reading(t, empty, map[string]observe.Probs{"G7": {0.55, 0.01, 0.44, 0}})
-	faint := reading(t, empty, map[string]observe.Probs{"G7": {0.85, 0.01, 0.14, 0}})
 	for _, tc := range []struct {
 		name       string
+		now        observe.Observation
 		prevs      []observe.Observation
 		clear      bool
+		best       string
 		persistent string
 	}{
-		{"no earlier reading", nil, false, ""},
-		{"glare at the latest only", []observe.Observation{without, withGlare}, false, ""},
-		{"glare at both", []observe.Observation{withGlare, withGlare}, true, "G7"},
-		{"glare in doubt at the older", []observe.Observation{inDoubt, withGlare}, true, "G7"},
-		{"glare in doubt at the latest", []observe.Observation{withGlare, inDoubt}, true, "G7"},
-		{"a faint doubt at the older", []observe.Observation{faint, withGlare}, false, ""},
-		{"an earlier reading of another size", []observe.Observation{reading(t, strings.Repeat(".......\n", 7), nil), withGlare}, false, ""},
+		{"no earlier reading", now, nil, false, "", ""},
+		{"glare at the latest only", now, []observe.Observation{without, withGlare}, false, "", ""},
+		{"glare at both", now, []observe.Observation{withGlare, withGlare}, true, "C3", "G7"},
+		{"glare weaker at the older", now, []observe.Observation{weaker, withGlare}, true, "C3", "G7"},
+		{"glare in doubt at the older, read empty", now, []observe.Observation{inDoubt, withGlare}, false, "", ""},
+		{"a stone put down where the reader was in doubt", reading(t, withG7, nil), []observe.Observation{inDoubt, inDoubt}, true, "G7", ""},
+		{"a stone put down where the reader saw glare weakly", reading(t, withG7, nil), []observe.Observation{weaker, weaker}, true, "G7", "G7"},
+		{"an earlier reading of another size", now, []observe.Observation{reading(t, strings.Repeat(".......\n", 7), nil), withGlare}, false, "", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			r, err := RankSince(g, engine.White, now, tc.prevs...)
+			r, err := RankSince(g, engine.White, tc.now, tc.prevs...)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -489,8 +495,8 @@ func TestRankSince(t *testing.T) {
 				t.Errorf("clear %v (best %v %s, margin %.2f), persistent %q; want %v %q", r.Clear(), r.Best.Kind,
 					r.Best.Move.Point.GTP(9), r.Margin, vertexList(9, r.Persistent), tc.clear, tc.persistent)
 			}
-			if tc.clear && r.Best.Move.Point.GTP(9) != "C3" {
-				t.Errorf("best %s, want C3", r.Best.Move.Point.GTP(9))
+			if tc.clear && r.Best.Move.Point.GTP(9) != tc.best {
+				t.Errorf("best %s, want %s", r.Best.Move.Point.GTP(9), tc.best)
 			}
 		})
 	}

@@ -27,10 +27,7 @@ func NewScorer(o observe.Observation, size int) (*Scorer, error) {
 	s := &Scorer{size: size, ll: make([][3]float64, len(o.Stones))}
 	for i := range o.Stones {
 		p := o.PointProbs(i)
-		obsc := float64(p[observe.Obscured])
-		for k := range 3 {
-			s.ll[i][k] = math.Log(max(float64(p[k])+obsc, ProbFloor))
-		}
+		s.ll[i] = pointLogLik(p)
 		if p[observe.Obscured] > p[observe.Empty] && p[observe.Obscured] > p[observe.Black] && p[observe.Obscured] > p[observe.White] {
 			s.unseen = append(s.unseen, engine.Point{X: i % size, Y: i / size})
 		}
@@ -38,21 +35,34 @@ func NewScorer(o observe.Observation, size int) (*Scorer, error) {
 	return s, nil
 }
 
-// ForgetPersistent makes the points the reader misread the same way in every earlier reading
-// prevs and in the reading count for nothing: board is the game's board, prevs the readings it
-// was confirmed on, move after move (the stone the reader sees where the board holds none, or
-// none where it holds one, now, and gave at least PersistentDoubt then). Such a reading stays
-// while the scene stays (glare, a reflection, a mark on the wood): it says nothing about what
-// changed since. A point whose reading changed keeps its evidence, and so does a stone that
-// appeared since the oldest of prevs (a stone put down early, whose press is still to come). It
-// returns those points, in row-major order; without prevs, or with one of another size, it
-// forgets nothing.
+// pointLogLik returns a point's log-likelihood of holding each stone (indexed by engine.Color):
+// the reader's probability of that stone plus its probability that the point is obscured (a hand
+// hides any stone), floored at ProbFloor.
+func pointLogLik(p observe.Probs) [3]float64 {
+	var ll [3]float64
+	obsc := float64(p[observe.Obscured])
+	for k := range ll {
+		ll[k] = math.Log(max(float64(p[k])+obsc, ProbFloor))
+	}
+	return ll
+}
+
+// ForgetPersistent discounts, at each point the reading now misreads (a stone where board, the
+// game's board, holds none, or none where it holds one), the odds the earlier readings prevs
+// already gave that misreading: prevs are the readings the board was confirmed on, move after
+// move, and a misreading they all made (glare, a reflection, a mark on the wood) stays while the
+// scene stays and says nothing about what changed since. The point keeps what its odds gained
+// since the weakest of them: a glare pool read white at 0.8 then and now counts for nothing, one
+// read at 0.8 then and 0.999 now for the difference, and a point any earlier reading read as the
+// board has it (a stone put down since, even on a point the reader was in doubt about) keeps all
+// its evidence. It returns the points discounted, in row-major order; without prevs, or with one of
+// another size, it discounts nothing.
 func (s *Scorer) ForgetPersistent(board []engine.Color, o observe.Observation, prevs ...observe.Observation) []engine.Point {
 	if len(prevs) == 0 || len(o.Stones) != len(s.ll) || len(board) != len(s.ll) {
 		return nil
 	}
 	for _, p := range prevs {
-		if p.Size != s.size || len(p.Stones) != len(s.ll) {
+		if p.Size != s.size || len(p.Stones) != len(s.ll) || (p.Probs != nil && len(p.Probs) != len(p.Stones)) {
 			return nil
 		}
 	}
@@ -61,14 +71,18 @@ func (s *Scorer) ForgetPersistent(board []engine.Color, o observe.Observation, p
 		if now == observe.Obscured || engine.Color(now) == board[i] {
 			continue
 		}
-		same := true
+		seen, was := engine.Color(now), board[i]
+		gain := s.ll[i][seen] - s.ll[i][was]
+		then := math.Inf(1)
 		for _, p := range prevs {
-			same = same && p.PointProbs(i)[now] >= PersistentDoubt
+			ll := pointLogLik(p.PointProbs(i))
+			then = min(then, ll[seen]-ll[was])
 		}
-		if same {
-			s.ll[i] = [3]float64{}
-			out = append(out, engine.Point{X: i % s.size, Y: i / s.size})
+		if then <= 0 || gain <= 0 {
+			continue
 		}
+		s.ll[i][seen] -= min(then, gain)
+		out = append(out, engine.Point{X: i % s.size, Y: i / s.size})
 	}
 	return out
 }
