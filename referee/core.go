@@ -102,7 +102,7 @@ type core struct {
 	strayPress engine.Color
 	// seenReads holds the readings the game's board was seen on at the last two confirmations (a
 	// move counted, the start, the board matching again), the latest last, and seenBoard the
-	// game's board at the latest: misreads they share with a new reading are persistent
+	// game's board at the latest: misreads they share with a new reading are discounted
 	// (infer.RankSince). They count only while the game's board is still seenBoard.
 	seenReads []observe.Observation
 	seenBoard []engine.Color

@@ -256,9 +256,9 @@ func Rank(g *engine.Game, c engine.Color, o observe.Observation) (Ranking, error
 }
 
 // RankSince is Rank knowing prevs, the readings on which the game's board was confirmed at the
-// last moves. The points misread in all of them and read the same way now count for nothing
+// last moves. A point misread now counts only for what its misreading gained since them
 // (Scorer.ForgetPersistent): a human referee who saw the glare on a point move after move does
-// not take it for this move's stone.
+// not take it for this move's stone, but does see a stone put down on it.
 func RankSince(g *engine.Game, c engine.Color, o observe.Observation, prevs ...observe.Observation) (Ranking, error) {
 	size := g.Size()
 	if g.Phase() != engine.Playing || c != g.ToMove() {
