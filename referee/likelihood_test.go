@@ -157,6 +157,22 @@ func TestPressByLikelihood(t *testing.T) {
 			h.lookProbs(glare)
 			h.press(clock.WhiteClock)
 		}, banner: VerdictBoardDiffers, contains: []string{"White, check the stones at G7"}, points: "G7", moves: "B E5 W C3 B D4"},
+		{name: "a move on weak glare is seen: it counts for what it gained", steps: func(h *harness) {
+			glare := map[string]observe.Probs{"G7": {0.19, 0.01, 0.8, 0}} // an empty point read white, 80 to 19
+			h.put('X', "E5")
+			h.lookProbs(glare)
+			h.press(clock.BlackClock)
+			h.put('O', "C3")
+			h.lookProbs(glare)
+			h.press(clock.WhiteClock)
+			h.put('X', "D4")
+			h.lookProbs(glare)
+			h.press(clock.BlackClock)
+			h.wantBanner(VerdictMove, "3: Black D4")
+			h.put('O', "G7") // on the glare, now read white at the reader's sure 0.995
+			h.lookProbs(nil)
+			h.press(clock.WhiteClock)
+		}, banner: VerdictMove, contains: []string{"4: White G7"}, moves: "B E5 W C3 B D4 W G7"},
 		{name: "the opponent's stone after their press out of turn: a move was missed", steps: func(h *harness) {
 			h.move(engine.Black, "E5")
 			h.put('O', "C3")
