@@ -31,6 +31,18 @@ func (h *harness) probsObservation(odd map[string]observe.Probs) observe.Observa
 	return o
 }
 
+// playUnder puts a stone ('X' or 'O') on v, lets the board settle read with odd, and presses that
+// colour's clock.
+func (h *harness) playUnder(odd map[string]observe.Probs, stone byte, v string) {
+	h.put(stone, v)
+	h.lookProbs(odd)
+	if stone == 'X' {
+		h.press(clock.BlackClock)
+	} else {
+		h.press(clock.WhiteClock)
+	}
+}
+
 // lookProbs is look with probsObservation.
 func (h *harness) lookProbs(odd map[string]observe.Probs) {
 	h.tab.Observe(h.probsObservation(odd))
@@ -113,65 +125,37 @@ func TestPressByLikelihood(t *testing.T) {
 		}, banner: VerdictMove, contains: []string{"2: White C3. Black's stone on G7 is seen already"}, moves: "B E5 W C3"},
 		{name: "glare read as a stone at every move is not taken for the move", steps: func(h *harness) {
 			glare := map[string]observe.Probs{"G7": {0.02, 0.01, 0.97, 0}} // an empty point read white, 97 to 2
-			h.put('X', "E5")
-			h.lookProbs(glare) // the glare appears with Black's move
-			h.press(clock.BlackClock)
+			h.playUnder(glare, 'X', "E5")                                  // the glare appears with Black's move
 			h.wantBanner(VerdictMove, "1: Black E5")
-			h.put('O', "C3")
-			h.lookProbs(glare)
-			h.press(clock.WhiteClock)
+			h.playUnder(glare, 'O', "C3")
 			// Seen once only, the glare may be a stone: White's C3 or G7?
 			h.wantBanner(VerdictBoardDiffers, "White, check the stones at G7, C3")
 			h.put('.', "C3") // White lifts the stone: the board matches the game again, glare and all
 			h.lookProbs(glare)
 			h.wantBanner(VerdictInfo, "The board matches the game again")
-			h.put('O', "C3")
-			h.lookProbs(glare)
-			h.press(clock.WhiteClock)
+			h.playUnder(glare, 'O', "C3")
 			h.wantBanner(VerdictMove, "2: White C3")
-			h.put('X', "D4")
-			h.lookProbs(glare)
-			h.press(clock.BlackClock)
-			h.put('O', "F6")
-			h.lookProbs(glare)
-			h.press(clock.WhiteClock)
+			h.playUnder(glare, 'X', "D4")
+			h.playUnder(glare, 'O', "F6")
 		}, banner: VerdictMove, contains: []string{"4: White F6."}, moves: "B E5 W C3 B D4 W F6"},
 		{name: "a move on the glare cannot be seen: the glare is named", steps: func(h *harness) {
 			glare := map[string]observe.Probs{"G7": {0.02, 0.01, 0.97, 0}}
-			h.put('X', "E5")
-			h.lookProbs(glare)
-			h.press(clock.BlackClock)
-			h.put('O', "C3") // White plays elsewhere first: refused once, then counted (see above)
-			h.lookProbs(glare)
-			h.press(clock.WhiteClock)
+			h.playUnder(glare, 'X', "E5")
+			h.playUnder(glare, 'O', "C3") // White plays elsewhere first: refused once, then counted (see above)
 			h.put('.', "C3")
 			h.lookProbs(glare)
-			h.put('O', "C3")
-			h.lookProbs(glare)
-			h.press(clock.WhiteClock)
+			h.playUnder(glare, 'O', "C3")
 			h.wantBanner(VerdictMove, "2: White C3")
-			h.put('X', "D4")
-			h.lookProbs(glare)
-			h.press(clock.BlackClock)
-			h.put('O', "G7") // on the glare
-			h.lookProbs(glare)
-			h.press(clock.WhiteClock)
+			h.playUnder(glare, 'X', "D4")
+			h.playUnder(glare, 'O', "G7") // on the glare
 		}, banner: VerdictBoardDiffers, contains: []string{"White, check the stones at G7"}, points: "G7", moves: "B E5 W C3 B D4"},
 		{name: "a move on weak glare is seen: it counts for what it gained", steps: func(h *harness) {
 			glare := map[string]observe.Probs{"G7": {0.19, 0.01, 0.8, 0}} // an empty point read white, 80 to 19
-			h.put('X', "E5")
-			h.lookProbs(glare)
-			h.press(clock.BlackClock)
-			h.put('O', "C3")
-			h.lookProbs(glare)
-			h.press(clock.WhiteClock)
-			h.put('X', "D4")
-			h.lookProbs(glare)
-			h.press(clock.BlackClock)
+			h.playUnder(glare, 'X', "E5")
+			h.playUnder(glare, 'O', "C3")
+			h.playUnder(glare, 'X', "D4")
 			h.wantBanner(VerdictMove, "3: Black D4")
-			h.put('O', "G7") // on the glare, now read white at the reader's sure 0.995
-			h.lookProbs(nil)
-			h.press(clock.WhiteClock)
+			h.playUnder(nil, 'O', "G7") // on the glare, now read white at the reader's sure 0.995
 		}, banner: VerdictMove, contains: []string{"4: White G7"}, moves: "B E5 W C3 B D4 W G7"},
 		{name: "the opponent's stone after their press out of turn: a move was missed", steps: func(h *harness) {
 			h.move(engine.Black, "E5")
