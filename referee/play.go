@@ -172,12 +172,7 @@ func (t *Table) Observe(o observe.Observation) {
 		}
 		// The same stones read again: a press is judged on the newest frame's probabilities, so
 		// that a stone put down where glare was already read as one is seen as sure as it is.
-		if o.Probs != nil {
-			t.seen.Probs = append(t.seen.Probs[:0], o.Probs...)
-		}
-		if o.Confidence != nil {
-			t.seen.Confidence = append(t.seen.Confidence[:0], o.Confidence...)
-		}
+		t.seen.TakeReadings(o)
 	default:
 		t.rawSince = time.Time{}
 		return

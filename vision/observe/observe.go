@@ -168,6 +168,19 @@ func (o Observation) Clone() Observation {
 	return c
 }
 
+// TakeReadings copies p's per-point confidences and probabilities into o, reusing o's buffers,
+// and leaves o's stones, time and sequence number alone: o is a board still showing the same
+// stones, and p its newest frame, whose readings are the freshest evidence. A nil slice of p
+// leaves o's as it is.
+func (o *Observation) TakeReadings(p Observation) {
+	if p.Confidence != nil {
+		o.Confidence = append(o.Confidence[:0], p.Confidence...)
+	}
+	if p.Probs != nil {
+		o.Probs = append(o.Probs[:0], p.Probs...)
+	}
+}
+
 // Probs is one point's probability of each reading, indexed by Stone.
 type Probs [4]float32
 

@@ -173,3 +173,38 @@ func TestProbsLikeliest(t *testing.T) {
 		}
 	}
 }
+
+// TestTakeReadings: the newest frame's confidences and probabilities replace the board's, its
+// stones, time and sequence number stay, and a frame without them leaves the board's as they are.
+func TestTakeReadings(t *testing.T) {
+	sure := Probs{0.99, 0.005, 0.005, 0}
+	newer := Probs{0.2, 0, 0.8, 0}
+	for _, tc := range []struct {
+		name      string
+		frame     Observation
+		wantConf  float32
+		wantProbs Probs
+	}{
+		{"both", Observation{Stones: []Stone{White}, Confidence: []float32{0.8}, Probs: []Probs{newer}}, 0.8, newer},
+		{"probabilities only", Observation{Stones: []Stone{White}, Probs: []Probs{newer}}, 0.99, newer},
+		{"neither", Observation{Stones: []Stone{White}}, 0.99, sure},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			o := Observation{Size: 1, Stones: []Stone{Empty}, Confidence: []float32{0.99}, Probs: []Probs{sure}, Seq: 7}
+			probs := o.Probs
+			o.TakeReadings(tc.frame)
+			if o.Stones[0] != Empty || o.Seq != 7 {
+				t.Errorf("stones %v, seq %d: want the board's own (empty, 7)", o.Stones, o.Seq)
+			}
+			if o.Confidence[0] != tc.wantConf || o.Probs[0] != tc.wantProbs {
+				t.Errorf("confidence %v, probs %v; want %v, %v", o.Confidence[0], o.Probs[0], tc.wantConf, tc.wantProbs)
+			}
+			if &o.Probs[0] != &probs[0] {
+				t.Error("the probabilities were not copied into the board's own buffer")
+			}
+			if tc.frame.Probs != nil && &tc.frame.Probs[0] == &o.Probs[0] {
+				t.Error("the board shares the frame's buffer")
+			}
+		})
+	}
+}

@@ -47,12 +47,7 @@ func (s *Stabilizer) Add(o Observation) (Observation, bool) {
 	} else {
 		// Keep the newest frame's confidence, time and sequence number.
 		s.cand.Time, s.cand.Seq = o.Time, o.Seq
-		if o.Confidence != nil {
-			s.cand.Confidence = append(s.cand.Confidence[:0], o.Confidence...)
-		}
-		if o.Probs != nil {
-			s.cand.Probs = append(s.cand.Probs[:0], o.Probs...)
-		}
+		s.cand.TakeReadings(o)
 	}
 	if o.Time.Sub(s.candSince) < s.hold {
 		return Observation{}, false
