@@ -157,3 +157,23 @@ func BenchmarkFitLens1080p(b *testing.B) {
 	}
 	benchcpu.ReportPerOp(b, c0)
 }
+
+// BenchmarkOutlineMargins1080p is the board outline's margins around a found grid on one
+// 1920x1080 frame: the last grid check of an unsure fit (vision.FindBoard), never per frame.
+func BenchmarkOutlineMargins1080p(b *testing.B) {
+	frame := benchFrame(b)
+	defer frame.Close()
+	c, err := Find(frame, FindOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	c0 := benchcpu.Now()
+	for i := 0; i < b.N; i++ {
+		if _, err := OutlineMargins(frame, c); err != nil {
+			b.Fatal(err)
+		}
+	}
+	benchcpu.ReportPerOp(b, c0)
+}

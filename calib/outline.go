@@ -323,3 +323,81 @@ func polygonArea(p []image.Point) float64 {
 	}
 	return math.Abs(a) / 2
 }
+
+// Margins are the distances from a grid's outer lines to a board outline around it, in grid
+// spacings: top, bottom, left and right as the grid's rows and columns run.
+type Margins [4]float64
+
+// Board margins an outline must show to frame a grid (Margins.Even): within the range of
+// outlineMargins with some slack, and each side within outlineEven of the opposite one, since
+// a board's grid is printed in the middle of its face. A grid a line off leaves one margin a
+// spacing wider than the opposite one.
+const (
+	outlineEvenMin = 0.25
+	outlineEvenMax = 1.65
+	outlineEven    = 0.3
+)
+
+// Even reports whether the margins are a board's around its own grid: each between a quarter
+// and about one and a half spacings, and each within 0.3 spacing of the opposite side's.
+func (m Margins) Even() bool {
+	for _, v := range m {
+		if !(v >= outlineEvenMin && v <= outlineEvenMax) {
+			return false
+		}
+	}
+	return math.Abs(m[0]-m[1]) <= outlineEven && math.Abs(m[2]-m[3]) <= outlineEven
+}
+
+// OutlineMargins returns the margins of each board outline in img (boardOutlines, on the grey
+// picture the finder works on) around c's grid. An outline that does not enclose the grid gives
+// negative margins.
+func OutlineMargins(img gocv.Mat, c Calibration) ([]Margins, error) {
+	if err := checkFrame(img); err != nil {
+		return nil, err
+	}
+	if err := c.CheckImage(img.Cols(), img.Rows()); err != nil {
+		return nil, err
+	}
+	grey, sx, sy := shrinkToGray(img, defaultWorkSize)
+	defer grey.Close()
+	g, err := grayFromMat(grey)
+	if err != nil {
+		return nil, err
+	}
+	last := float64(c.Size - 1)
+	var out []Margins
+	for _, q := range boardOutlines(&g) {
+		var rows, cols [4]float64
+		for i, p := range q {
+			at := c.ImageToGrid(Point2{(p.X+0.5)/sx - 0.5, (p.Y+0.5)/sy - 0.5})
+			rows[i], cols[i] = at.Y, at.X
+		}
+		// The outline's two corners nearest the grid's first row, and so on: the grid and the
+		// outline may be ordered from different corners.
+		slices.Sort(rows[:])
+		slices.Sort(cols[:])
+		m := Margins{-(rows[0] + rows[1]) / 2, (rows[2]+rows[3])/2 - last, -(cols[0] + cols[1]) / 2, (cols[2]+cols[3])/2 - last}
+		if !math.IsNaN(m[0] + m[1] + m[2] + m[3]) {
+			out = append(out, m)
+		}
+	}
+	return out, nil
+}
+
+// FramedByOutline reports whether a board outline in img frames c's grid evenly (Margins.Even),
+// and gives that outline's margins: the board's edge against the table says where the grid
+// lies when its lines are too faint or blurred to show at the points. A grid a line off, of
+// the wrong size, or on a lattice of the table has no such outline around it.
+func FramedByOutline(img gocv.Mat, c Calibration) (Margins, bool) {
+	ms, err := OutlineMargins(img, c)
+	if err != nil {
+		return Margins{}, false
+	}
+	for _, m := range ms {
+		if m.Even() {
+			return m, true
+		}
+	}
+	return Margins{}, false
+}

@@ -122,3 +122,75 @@ func TestOutlineStoneGrid(t *testing.T) {
 		})
 	}
 }
+
+// TestOutlineMargins draws a board face on a table and lays grids over it: the grid printed in
+// the face's middle is framed evenly (each margin what was drawn), and a grid a line off, one
+// of the wrong size, or one on a table with no board face is not.
+func TestOutlineMargins(t *testing.T) {
+	face := [4]Point2{{300, 150}, {980, 180}, {950, 700}, {280, 660}}
+	h, ok := gridH(2, 2, face)
+	if !ok {
+		t.Fatal("no homography for the face")
+	}
+	// grid places a size x size grid in the face with margins top/bottom mv and left/right mh
+	// (in spacings), shifted by (dc, dr) lines.
+	grid := func(size int, mh, mv, dc, dr float64) [4]Point2 {
+		ux, uy := 1/(float64(size-1)+2*mh), 1/(float64(size-1)+2*mv)
+		at := func(c, r float64) Point2 { return applyH(h, Point2{(mh + c + dc) * ux, (mv + r + dr) * uy}) }
+		n := float64(size - 1)
+		return [4]Point2{at(0, 0), at(n, 0), at(n, n), at(0, n)}
+	}
+	whole, err := FromCorners(1280, 800, 19, grid(19, 0.6, 0.6, 0, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The middle 13 lines of the 19x19 face's grid.
+	middle := [4]Point2{whole.GridPixel(3, 3), whole.GridPixel(15, 3), whole.GridPixel(15, 15), whole.GridPixel(3, 15)}
+	cases := []struct {
+		name    string
+		noFace  bool
+		size    int
+		corners [4]Point2
+		want    bool
+		margins Margins // checked when want
+	}{
+		{"the face's own grid", false, 19, grid(19, 0.6, 0.6, 0, 0), true, Margins{0.6, 0.6, 0.6, 0.6}},
+		{"wider margins left and right", false, 19, grid(19, 1.1, 0.5, 0, 0), true, Margins{0.5, 0.5, 1.1, 1.1}},
+		{"a 13x13 face", false, 13, grid(13, 0.8, 0.8, 0, 0), true, Margins{0.8, 0.8, 0.8, 0.8}},
+		{"a line down", false, 19, grid(19, 0.6, 0.6, 0, 1), false, Margins{}},
+		{"a line right", false, 19, grid(19, 0.6, 0.6, 1, 0), false, Margins{}},
+		{"half a line both ways", false, 19, grid(19, 0.6, 0.6, 0.5, 0.5), false, Margins{}},
+		{"half a line down in a wide face", false, 19, grid(19, 1, 1, 0, 0.5), false, Margins{}},
+		{"13x13 in a 19x19 face", false, 13, middle, false, Margins{}},
+		{"no board face", true, 19, grid(19, 0.6, 0.6, 0, 0), false, Margins{}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			m := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(70, 0, 0, 0), 800, 1280, gocv.MatTypeCV8UC1)
+			defer m.Close()
+			if !tc.noFace {
+				var pts []image.Point
+				for _, p := range face {
+					pts = append(pts, image.Pt(int(p.X), int(p.Y)))
+				}
+				pv := gocv.NewPointsVectorFromPoints([][]image.Point{pts})
+				defer pv.Close()
+				gocv.FillPoly(&m, pv, color.RGBA{180, 180, 180, 0})
+			}
+			c, err := FromCorners(1280, 800, tc.size, tc.corners)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, ok := FramedByOutline(m, c)
+			if ok != tc.want {
+				all, _ := OutlineMargins(m, c)
+				t.Fatalf("framed %v, want %v (outlines' margins %v)", ok, tc.want, all)
+			}
+			for i := range got {
+				if tc.want && math.Abs(got[i]-tc.margins[i]) > 0.1 {
+					t.Errorf("margins %.2f, drawn %.2f", got, tc.margins)
+				}
+			}
+		})
+	}
+}

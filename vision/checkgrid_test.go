@@ -116,3 +116,28 @@ func TestGridCheckReadsLightLines(t *testing.T) {
 		t.Errorf("read as dark lines, the drawn grid shows its lines on %d points, as light lines on %d", dark, lined)
 	}
 }
+
+// TestFindBoardFramedByOutline renders a small 13x13 board with faint lines in a dark room
+// (`render-boards -seed 31337` scene 232): the finder's grid is right but unsure (0.43), its
+// lines show at too few points and its seven stones cannot place it, so the grid check refused
+// it. The board's face against the table frames the grid evenly, and FindBoard must take it.
+func TestFindBoardFramedByOutline(t *testing.T) {
+	s, img, err := rendertest.Frame(10235915010151741733, demo.SampleOptions{Size: 13, W: 1280, H: 720, HandChance: 0.3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer img.Close()
+	c, err := FindBoard(img, 0, Params{})
+	if err != nil {
+		t.Fatalf("refused: %v", err)
+	}
+	if off := rendertest.SpacingsOff(c, s.Corners, true); c.Size != 13 || off > 0.5 {
+		t.Fatalf("found a %dx%d grid %.2f spacings off the drawn one", c.Size, c.Size, off)
+	}
+	if c.Confidence >= StillMinConfidence {
+		t.Fatalf("found at confidence %.2f: the scene no longer tests the grid check of an unsure fit", c.Confidence)
+	}
+	if _, ok := calib.FramedByOutline(img, c); !ok {
+		t.Error("the board's outline does not frame the grid")
+	}
+}

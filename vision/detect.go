@@ -125,7 +125,7 @@ func FindBoard(img gocv.Mat, size int, p Params) (calib.Calibration, error) {
 		return c, nil
 	}
 	stones, placed := stonesPlace(img, c)
-	if placed {
+	if placed || framed(img, c, stones) {
 		return c, nil
 	}
 	// calib.Find ends at the first pass whose fit clears the low bar, so the passes after it never
@@ -151,6 +151,18 @@ func stonesPlace(img gocv.Mat, c calib.Calibration) (calib.StoneFit, bool) {
 	}
 	rep, err := calib.Check(img, c)
 	return fit, err == nil && (!rep.Moved || rep.Test == calib.DriftNoLines)
+}
+
+// framed is the grid check of an unsure fit on a board whose lines are too faint or blurred to
+// show at its points, and whose stones are too few to place it: the board's outline against the
+// table frames the grid with even margins (calib.FramedByOutline), and the stones, where there
+// are enough to judge by, still sit on its points, none on a line beyond its edges.
+func framed(img gocv.Mat, c calib.Calibration, stones calib.StoneFit) bool {
+	if stones.Judges() && !stones.Holds() {
+		return false
+	}
+	_, ok := calib.FramedByOutline(img, c)
+	return ok
 }
 
 // vouchedEnough is the grid check of an unsure fit on a crowded board, where stones hide most
