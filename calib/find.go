@@ -52,7 +52,7 @@ func findStraight(img gocv.Mat, opts FindOptions) (Calibration, error) {
 	// on a smoothed frame (a blurred frame is often a noisy one too), then light lines through
 	// the same three filters, then dark lines with the noise floor taken off, then the wide
 	// filter on the frame with its contrast evened out, that pass's grid judged again on
-	// another map (rescore), and last the grids the board's outline proposes (outlineGrid).
+	// another map (rescore), and last the grids the board's outline proposes (outlineSearch), first the grey picture's and then the colour's.
 	stones := &stoneFinder{} // the passes share one grey work image, so one search for stones
 	var dark, light, equalized passReport
 	c, err := findPolarity(img, opts, lineFilter{}, stones, &dark)
@@ -125,12 +125,26 @@ func findStraight(img gocv.Mat, opts FindOptions) (Calibration, error) {
 		return c6, err6
 	}
 	// Last, the board's outline against the table places the grid where its lines are too
-	// faint, blurred or noisy for any pass to find their lattice (outlineGrid), judged in the
+	// faint, blurred or noisy for any pass to find their lattice (outlineSearch), judged in the
 	// plain and the smoothed wide line maps. It comes last: offered beside the lines' own
 	// candidates, a 9x9 lattice inside a 19x19 board's outline won in the plain map (0.53)
 	// before the wide pass could find the board (0.72).
-	if c7, err7 := bestPassWith(img, opts, []lineFilter{{}, {wide: true, smooth: true}}, stones, outlineGrid); err7 == nil || !errors.Is(err7, ErrNoBoard) {
+	outlineFilters := []lineFilter{{}, {wide: true, smooth: true}}
+	quads, _, _ := greyOutlines(img, opts.workSize())
+	if c7, err7 := bestPassWith(img, opts, outlineFilters, stones, outlineSearch(quads)); err7 == nil || !errors.Is(err7, ErrNoBoard) {
 		return c7, err7
+	}
+	// And the outlines of the frame's colour, for a wooden board on a table about as bright as
+	// it. Only a sure fit counts from them, whatever bar the caller set: on 1,500 rendered
+	// photos they found 3 more boards (all at 0.50, the confidence of a grid the black stones
+	// place in an outline), and at the caller's bar they had also found two wrong 9x9 grids on
+	// 264 Roboflow photos, at 0.31 and 0.32.
+	if colour := colourOutlines(img, opts.workSize()); len(colour) > 0 {
+		sure := opts
+		sure.MinConfidence = DefaultMinConfidence
+		if c8, err8 := bestPassWith(img, sure, outlineFilters, stones, outlineSearch(colour)); err8 == nil || !errors.Is(err8, ErrNoBoard) {
+			return c8, err8
+		}
 	}
 	return Calibration{}, err
 }
@@ -252,7 +266,7 @@ func findPolarity(img gocv.Mat, opts FindOptions, f lineFilter, stones *stoneFin
 	return findWith(img, opts, f, stones, rep, findGrid)
 }
 
-// gridSearch places the best grid of one of sizes in a prepared frame (findGrid, outlineGrid).
+// gridSearch places the best grid of one of sizes in a prepared frame (findGrid, outlineSearch).
 type gridSearch func(ctx context.Context, w *workImage, sizes []int, stones *stoneFinder) (gridFit, error)
 
 // findWith is findPolarity with the grid search of its choice.

@@ -11,6 +11,7 @@ import (
 
 	"tengen/calib"
 	"tengen/demo"
+	"tengen/engine/sgf"
 	"tengen/internal/rendertest"
 	"tengen/internal/shareddata"
 	"tengen/vision"
@@ -225,7 +226,7 @@ func TestFindBlurredLightLines(t *testing.T) {
 // TestFindByOutline runs rendered boards whose lines the line search could not turn into a
 // lattice (too faint, blurred or noisy at their size), though the drawn grid scores 0.44 to
 // 0.66 in the passes' line maps: Find's last pass, the board's outline against the table
-// (outlineGrid), finds them at 0.49 to 0.76. Scenes of `render-boards -seed 4242`; the build
+// (outlineSearch), finds them at 0.49 to 0.76. Scenes of `render-boards -seed 4242`; the build
 // without that pass refused each.
 func TestFindByOutline(t *testing.T) {
 	findRenderedScenes(t, []renderedScene{
@@ -271,6 +272,39 @@ func TestFindByOutlineAndStones(t *testing.T) {
 func boardStones(t *testing.T, text string) []demo.Stone {
 	t.Helper()
 	st, err := rendertest.Position(text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st
+}
+
+// TestFindByColourOutline runs rendered boards whose edge the grey picture does not show (the
+// wood about as bright as the table around it) and whose lines no pass fits surely: the outlines
+// of the frame's colour place them, at the sure bar. The positions are those `render-boards`
+// drew from the shared game records (`-seed 99` scene 181, `-seed 4242` scene 125), read again
+// from them; the build without the colour's outlines refused both ("no regular lattice").
+func TestFindByColourOutline(t *testing.T) {
+	findRenderedScenes(t, []renderedScene{
+		{"99/181: 19x19 yellow wood, 40 stones", 13672935813486224585, demo.SampleOptions{Size: 19, W: 1280, H: 720, HandChance: 0.3,
+			Stones: corpusPosition(t, "yenw-computer-go-dataset-AI/dolbaram9/0024.sgf", 0, 40)}, true},
+		{"4242/125: 19x19 white board, glass stones", 324401149322947862, demo.SampleOptions{Size: 19, W: 1024, H: 768, HandChance: 0.3,
+			Stones: corpusPosition(t, "yenw-computer-go-dataset-AI/Li-Long/0245.sgf", 0, 124)}, true},
+	})
+}
+
+// corpusPosition is the position after the first moves of game k of the shared SGF file rel
+// (under sgf-corpus), as `render-boards` draws it.
+func corpusPosition(t *testing.T, rel string, k, moves int) []demo.Stone {
+	t.Helper()
+	data, err := os.ReadFile(shareddata.Path(t, append([]string{"sgf-corpus"}, strings.Split(rel, "/")...)...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, err := sgf.ReadRecords(data)
+	if err != nil || len(recs) <= k {
+		t.Fatalf("%s: %d games (%v), want game %d", rel, len(recs), err, k)
+	}
+	st, err := demo.PositionAfter(recs[k], moves)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -25,29 +25,77 @@ const (
 // board's edge: printed and wooden boards run from about a third to one and a half spacings.
 var outlineMargins = [...]float64{0.3, 0.45, 0.6, 0.75, 0.9, 1.05, 1.2, 1.35, 1.5}
 
-// outlineGrid is the grid search by the board's outline: the most confident of
-// outlineCandidates (bestCandidate's choice), for Find's last pass. Where the lines are too faint
-// to place or confirm a grid in an outline, the black stones may (outlineStoneGrid).
-func outlineGrid(_ context.Context, w *workImage, sizes []int, stones *stoneFinder) (gridFit, error) {
-	cands := outlineCandidates(w, sizes, lineCap(&w.lines))
-	if stones != nil && (len(cands) == 0 || maxConf(cands) < DefaultMinConfidence) {
-		stones.find(w) // the blobs, with or without a lattice of their own
-		for _, q := range boardOutlines(&w.gray) {
-			g, ok := outlineStoneGrid(q, sizes, stones.blobs)
-			if !ok {
-				// A dim frame's stones, judged against the board around them.
-				g, ok = outlineStoneGrid(q, sizes, dimStoneBlobs(&w.gray, q))
-			}
-			if ok {
-				cands = append(cands, g)
+// outlineSearch is the grid search by the board's outlines quads (in work pixels): the most confident of outlineCandidates (bestCandidate's choice), for Find's last
+// pass. Where the lines are too faint to place or confirm a grid in an outline, the black
+// stones may (outlineStoneGrid).
+func outlineSearch(quads [][4]Point2) gridSearch {
+	return func(_ context.Context, w *workImage, sizes []int, stones *stoneFinder) (gridFit, error) {
+		cands := outlineCandidates(w, quads, sizes, lineCap(&w.lines))
+		if stones != nil && (len(cands) == 0 || maxConf(cands) < DefaultMinConfidence) {
+			stones.find(w) // the blobs, with or without a lattice of their own
+			for _, q := range quads {
+				g, ok := outlineStoneGrid(q, sizes, stones.blobs)
+				if !ok {
+					// A dim frame's stones, judged against the board around them.
+					g, ok = outlineStoneGrid(q, sizes, dimStoneBlobs(&w.gray, q))
+				}
+				if ok {
+					cands = append(cands, g)
+				}
 			}
 		}
+		best, ok := bestCandidate(cands, w.lines.w, w.lines.h)
+		if !ok {
+			return gridFit{}, fmt.Errorf("%w: no board outline", ErrNoBoard)
+		}
+		return best, nil
 	}
-	best, ok := bestCandidate(cands, w.lines.w, w.lines.h)
-	if !ok {
-		return gridFit{}, fmt.Errorf("%w: no board outline", ErrNoBoard)
+}
+
+// greyOutlines returns the board outlines in img reduced to maxSide (boardOutlines), in those
+// work pixels, sx and sy of them per frame pixel.
+func greyOutlines(img gocv.Mat, maxSide int) (quads [][4]Point2, sx, sy float64) {
+	grey, sx, sy := shrinkToGray(img, maxSide)
+	defer grey.Close()
+	g, err := grayFromMat(grey)
+	if err != nil {
+		return nil, sx, sy
 	}
-	return best, nil
+	return boardOutlines(&g), sx, sy
+}
+
+// colourOutlines is boardOutlines on the frame's colour: the edges of each channel of its CIE
+// Lab picture (reduced to maxSide, in whose pixels they are), at thresholds set from that
+// channel's own spread, taken together. A wooden board on a table about as bright as it differs
+// from it in colour, where the grey picture shows no edge. A grey frame has none.
+func colourOutlines(img gocv.Mat, maxSide int) [][4]Point2 {
+	if img.Channels() != 3 {
+		return nil
+	}
+	small := img
+	if long := max(img.Cols(), img.Rows()); long > maxSide {
+		f := float64(maxSide) / float64(long)
+		small = gocv.NewMat()
+		defer small.Close()
+		gocv.Resize(img, &small, image.Pt(max(1, int(math.Round(float64(img.Cols())*f))), max(1, int(math.Round(float64(img.Rows())*f)))), 0, 0, gocv.InterpolationArea)
+	}
+	lab := gocv.NewMat()
+	defer lab.Close()
+	gocv.CvtColor(small, &lab, gocv.ColorBGRToLab)
+	edges := gocv.NewMatWithSize(small.Rows(), small.Cols(), gocv.MatTypeCV8UC1)
+	defer edges.Close()
+	for _, ch := range gocv.Split(lab) {
+		blur, e, mean, sd := gocv.NewMat(), gocv.NewMat(), gocv.NewMat(), gocv.NewMat()
+		gocv.GaussianBlur(ch, &blur, image.Pt(5, 5), 0, 0, gocv.BorderDefault)
+		gocv.MeanStdDev(blur, &mean, &sd)
+		spread := float32(sd.GetDoubleAt(0, 0))
+		gocv.Canny(blur, &e, max(8, 0.5*spread), max(16, spread))
+		gocv.BitwiseOr(edges, e, &edges)
+		for _, m := range []gocv.Mat{ch, blur, e, mean, sd} {
+			m.Close()
+		}
+	}
+	return edgeOutlines(edges)
 }
 
 // dimStoneBlobs is findDimStoneBlobs on the grey work image g, inside the outline q.
@@ -184,15 +232,12 @@ func stonesPlaceGrid(g gridFit, blobs []stoneBlob) (float64, bool) {
 	return f.MeanOff, f.sitOn()
 }
 
-// outlineCandidates proposes a grid of each allowed size inside each board outline found in
-// the grey work image, placed and refined by the line evidence (bestPlacement), with its
+// outlineCandidates proposes a grid of each allowed size inside each of the board outlines
+// quads (in work pixels), placed and refined by the line evidence (bestPlacement), with its
 // confidence.
-func outlineCandidates(w *workImage, sizes []int, cap float32) []gridFit {
-	if w.gray.pix == nil {
-		return nil
-	}
+func outlineCandidates(w *workImage, quads [][4]Point2, sizes []int, cap float32) []gridFit {
 	var out []gridFit
-	for _, q := range boardOutlines(&w.gray) {
+	for _, q := range quads {
 		h, ok := gridH(2, 2, q)
 		if !ok {
 			continue
@@ -233,12 +278,19 @@ func boardOutlines(g *grayPlane) [][4]Point2 {
 	edges := gocv.NewMat()
 	defer edges.Close()
 	gocv.Canny(blur, &edges, max(10, 0.66*med), max(30, 1.33*med))
+	return edgeOutlines(edges)
+}
+
+// edgeOutlines returns the convex quadrilaterals (TL, TR, BR, BL) that the outer contours of the
+// edge map edges form (its edges thickened first, so a board's edge broken by noise closes),
+// each covering outlineMinArea to outlineMaxArea of the picture.
+func edgeOutlines(edges gocv.Mat) [][4]Point2 {
 	kernel := gocv.GetStructuringElement(gocv.MorphRect, image.Pt(3, 3))
 	defer kernel.Close()
 	gocv.Dilate(edges, &edges, kernel)
 	contours := gocv.FindContours(edges, gocv.RetrievalExternal, gocv.ChainApproxSimple)
 	defer contours.Close()
-	total := float64(g.w * g.h)
+	total := float64(edges.Cols() * edges.Rows())
 	var out [][4]Point2
 	for i := 0; i < contours.Size(); i++ {
 		c := contours.At(i)
@@ -350,7 +402,7 @@ func (m Margins) Even() bool {
 }
 
 // OutlineMargins returns the margins of each board outline in img (boardOutlines, on the grey
-// picture the finder works on) around c's grid. An outline that does not enclose the grid gives
+// picture the finder works on; not the colour's outlines, which Find trusts only for a sure fit) around c's grid. An outline that does not enclose the grid gives
 // negative margins.
 func OutlineMargins(img gocv.Mat, c Calibration) ([]Margins, error) {
 	if err := checkFrame(img); err != nil {
@@ -359,15 +411,10 @@ func OutlineMargins(img gocv.Mat, c Calibration) ([]Margins, error) {
 	if err := c.CheckImage(img.Cols(), img.Rows()); err != nil {
 		return nil, err
 	}
-	grey, sx, sy := shrinkToGray(img, defaultWorkSize)
-	defer grey.Close()
-	g, err := grayFromMat(grey)
-	if err != nil {
-		return nil, err
-	}
+	quads, sx, sy := greyOutlines(img, defaultWorkSize)
 	last := float64(c.Size - 1)
 	var out []Margins
-	for _, q := range boardOutlines(&g) {
+	for _, q := range quads {
 		var rows, cols [4]float64
 		for i, p := range q {
 			at := c.ImageToGrid(Point2{(p.X+0.5)/sx - 0.5, (p.Y+0.5)/sy - 0.5})

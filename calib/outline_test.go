@@ -194,3 +194,38 @@ func TestOutlineMargins(t *testing.T) {
 		})
 	}
 }
+
+// TestColourOutlines draws an orange board on a grey table of the same brightness: the grey
+// picture shows no edge between them, so boardOutlines finds no outline, and colourOutlines
+// must find the board within two pixels of each drawn corner. A grey frame has no colour
+// outline at all.
+func TestColourOutlines(t *testing.T) {
+	quad := [4]image.Point{{300, 160}, {900, 200}, {860, 660}, {260, 620}}
+	// Grey 0.299 R + 0.587 G + 0.114 B: the board (R 220, G 120, B 40) and the table 141.
+	img := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(141, 141, 141, 0), 720, 1200, gocv.MatTypeCV8UC3)
+	defer img.Close()
+	pv := gocv.NewPointsVectorFromPoints([][]image.Point{quad[:]})
+	defer pv.Close()
+	gocv.FillPoly(&img, pv, color.RGBA{220, 120, 40, 0})
+	grey, _, _ := greyOutlines(img, defaultWorkSize)
+	if len(grey) != 0 {
+		t.Fatalf("the grey picture has outlines %v: the board no longer tests colour alone", grey)
+	}
+	quads := colourOutlines(img, defaultWorkSize)
+	if len(quads) != 1 {
+		t.Fatalf("found %d colour outlines, want 1: %v", len(quads), quads)
+	}
+	f := float64(defaultWorkSize) / 1200 // work pixels per frame pixel
+	for i, p := range quads[0] {
+		want := Point2{float64(quad[i].X) * f, float64(quad[i].Y) * f}
+		if d := math.Hypot(p.X-want.X, p.Y-want.Y); d > 2 {
+			t.Errorf("corner %d at %v, drawn at %v (%.1f work pixels off)", i, p, want, d)
+		}
+	}
+	flat := gocv.NewMat()
+	defer flat.Close()
+	gocv.CvtColor(img, &flat, gocv.ColorBGRToGray)
+	if got := colourOutlines(flat, defaultWorkSize); len(got) != 0 {
+		t.Errorf("a grey frame has colour outlines %v", got)
+	}
+}
