@@ -52,7 +52,8 @@ func findStraight(img gocv.Mat, opts FindOptions) (Calibration, error) {
 	// on a smoothed frame (a blurred frame is often a noisy one too), then light lines through
 	// the same three filters, then dark lines with the noise floor taken off, then the wide
 	// filter on the frame with its contrast evened out, that pass's grid judged again on
-	// another map (rescore), and last the grids the board's outline proposes (outlineSearch), first the grey picture's and then the colour's.
+	// another map (rescore), and last the grids the board's outline proposes (outlineSearch):
+	// first the grey picture's outlines, then the colour's.
 	stones := &stoneFinder{} // the passes share one grey work image, so one search for stones
 	var dark, light, equalized passReport
 	c, err := findPolarity(img, opts, lineFilter{}, stones, &dark)

@@ -25,9 +25,10 @@ const (
 // board's edge: printed and wooden boards run from about a third to one and a half spacings.
 var outlineMargins = [...]float64{0.3, 0.45, 0.6, 0.75, 0.9, 1.05, 1.2, 1.35, 1.5}
 
-// outlineSearch is the grid search by the board's outlines quads (in work pixels): the most confident of outlineCandidates (bestCandidate's choice), for Find's last
-// pass. Where the lines are too faint to place or confirm a grid in an outline, the black
-// stones may (outlineStoneGrid).
+// outlineSearch is the grid search by the board's outlines quads (in work pixels): the most
+// confident of outlineCandidates (bestCandidate's choice), for Find's last pass. Where the lines
+// are too faint to place or confirm a grid in an outline, the black stones may
+// (outlineStoneGrid).
 func outlineSearch(quads [][4]Point2) gridSearch {
 	return func(_ context.Context, w *workImage, sizes []int, stones *stoneFinder) (gridFit, error) {
 		cands := outlineCandidates(w, quads, sizes, lineCap(&w.lines))
@@ -82,7 +83,7 @@ func colourOutlines(img gocv.Mat, maxSide int) [][4]Point2 {
 	lab := gocv.NewMat()
 	defer lab.Close()
 	gocv.CvtColor(small, &lab, gocv.ColorBGRToLab)
-	edges := gocv.NewMatWithSize(small.Rows(), small.Cols(), gocv.MatTypeCV8UC1)
+	edges := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(0, 0, 0, 0), small.Rows(), small.Cols(), gocv.MatTypeCV8UC1)
 	defer edges.Close()
 	for _, ch := range gocv.Split(lab) {
 		blur, e, mean, sd := gocv.NewMat(), gocv.NewMat(), gocv.NewMat(), gocv.NewMat()
@@ -401,9 +402,9 @@ func (m Margins) Even() bool {
 	return math.Abs(m[0]-m[1]) <= outlineEven && math.Abs(m[2]-m[3]) <= outlineEven
 }
 
-// OutlineMargins returns the margins of each board outline in img (boardOutlines, on the grey
-// picture the finder works on; not the colour's outlines, which Find trusts only for a sure fit) around c's grid. An outline that does not enclose the grid gives
-// negative margins.
+// OutlineMargins returns the margins of each board outline in img around c's grid: the grey
+// picture's outlines (boardOutlines), not the colour's, which Find trusts only for a sure fit.
+// An outline that does not enclose the grid gives negative margins.
 func OutlineMargins(img gocv.Mat, c Calibration) ([]Margins, error) {
 	if err := checkFrame(img); err != nil {
 		return nil, err
