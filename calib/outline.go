@@ -74,11 +74,10 @@ func colourOutlines(img gocv.Mat, maxSide int) [][4]Point2 {
 		return nil
 	}
 	small := img
-	if long := max(img.Cols(), img.Rows()); long > maxSide {
-		f := float64(maxSide) / float64(long)
+	if sz, ok := shrunkSize(img, maxSide); ok {
 		small = gocv.NewMat()
 		defer small.Close()
-		gocv.Resize(img, &small, image.Pt(max(1, int(math.Round(float64(img.Cols())*f))), max(1, int(math.Round(float64(img.Rows())*f)))), 0, 0, gocv.InterpolationArea)
+		gocv.Resize(img, &small, sz, 0, 0, gocv.InterpolationArea)
 	}
 	lab := gocv.NewMat()
 	defer lab.Close()

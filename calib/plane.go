@@ -153,6 +153,17 @@ const (
 	equalizeTiles = 8
 )
 
+// shrunkSize is the size img is reduced to for its longer side to be maxSide, and whether it
+// must be reduced at all.
+func shrunkSize(img gocv.Mat, maxSide int) (image.Point, bool) {
+	long := max(img.Cols(), img.Rows())
+	if long <= maxSide {
+		return image.Point{}, false
+	}
+	f := float64(maxSide) / float64(long)
+	return image.Pt(max(1, int(math.Round(float64(img.Cols())*f))), max(1, int(math.Round(float64(img.Rows())*f)))), true
+}
+
 // shrinkToGray returns img (8-bit grey, BGR or BGRA) as grey with its longer side at most
 // maxSide, and the scale from img's pixels to it along x and y. It shrinks first, still in
 // colour, then converts: a 4032x3024 frame never gets a full-size grey copy. The caller closes
@@ -162,9 +173,7 @@ func shrinkToGray(img gocv.Mat, maxSide int) (gocv.Mat, float64, float64) {
 	sx, sy := 1.0, 1.0
 	small := gocv.NewMat()
 	defer small.Close()
-	if long := max(img.Cols(), img.Rows()); long > maxSide {
-		f := float64(maxSide) / float64(long)
-		sz := image.Pt(max(1, int(math.Round(float64(img.Cols())*f))), max(1, int(math.Round(float64(img.Rows())*f))))
+	if sz, ok := shrunkSize(img, maxSide); ok {
 		gocv.Resize(img, &small, sz, 0, 0, gocv.InterpolationArea)
 		src = small
 		sx, sy = float64(sz.X)/float64(img.Cols()), float64(sz.Y)/float64(img.Rows())
