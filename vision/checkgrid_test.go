@@ -141,3 +141,48 @@ func TestFindBoardFramedByOutline(t *testing.T) {
 		t.Error("the board's outline does not frame the grid")
 	}
 }
+
+// TestFramedAsksTheStones renders a 19x19 board with black stones on it and lays two grids on
+// its corner points: its own, and a 13x13 grid stretched over it. The board's outline frames
+// both evenly (the stretched grid's margins are two thirds of the board's), and half the
+// stretched grid's lines lie on the board's, so an unsure fit of it is no rarity. Only the stones
+// tell them apart: they sit on the 19x19 grid's points and between the 13x13 grid's.
+func TestFramedAsksTheStones(t *testing.T) {
+	s, img, err := rendertest.Frame(1, demo.SampleOptions{Size: 19, W: 1280, H: 720, Stones: demo.RandomPosition(1, 19, 0.3)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer img.Close()
+	var corners [4]calib.Point2
+	for i, p := range s.Corners {
+		corners[i] = calib.Point2{X: p[0], Y: p[1]}
+	}
+	for _, tc := range []struct {
+		name string
+		size int
+		want bool
+	}{
+		{"the board's own grid", 19, true},
+		{"a 13x13 grid stretched over it", 13, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c, err := calib.FromCorners(img.Cols(), img.Rows(), tc.size, corners)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if m, ok := calib.FramedByOutline(img, c); !ok {
+				t.Fatalf("the outline does not frame the grid (margins %.2f): the scene no longer tests the stones", m)
+			}
+			fit, err := calib.FitStones(img, c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !fit.Judges() {
+				t.Fatalf("too few stones to judge by: %v", fit)
+			}
+			if got := framed(img, c, fit); got != tc.want {
+				t.Errorf("framed %v, want %v (%v)", got, tc.want, fit)
+			}
+		})
+	}
+}
