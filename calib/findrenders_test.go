@@ -310,3 +310,17 @@ func corpusPosition(t *testing.T, rel string, k, moves int) []demo.Stone {
 	}
 	return st
 }
+
+// TestFindBesideABowl runs rendered boards with a bowl of stones touching their edge, on a dark
+// table (`-seed 8080` scene 21, a nearly empty 19x19 board seen at a slant; `-seed 4242` scene
+// 43, a crowded 19x19 board between two bowls, blurred). No lattice of lines is fitted surely;
+// the board's outline would place the grid, but the bowl joins the face's contour, and its
+// convex hull is no quadrilateral of the face. The face's straight sides still bound it
+// (sidesQuad); the build without them refused both.
+func TestFindBesideABowl(t *testing.T) {
+	findRenderedScenes(t, []renderedScene{
+		{"8080/21: 19x19 light wood, 12 stones", 2165151651355436117, demo.SampleOptions{Size: 19, W: 800, H: 600, HandChance: 0.3}, true},
+		{"4242/43: 19x19 yellow wood, 122 stones", 4980541271547679182, demo.SampleOptions{Size: 19, W: 640, H: 480, HandChance: 0.3,
+			Stones: corpusPosition(t, "yenw-computer-go-dataset-AI/BensonDarr/0563.sgf", 0, 129)}, true},
+	})
+}

@@ -283,7 +283,9 @@ func boardOutlines(g *grayPlane) [][4]Point2 {
 
 // edgeOutlines returns the convex quadrilaterals (TL, TR, BR, BL) that the outer contours of the
 // edge map edges form (its edges thickened first, so a board's edge broken by noise closes),
-// each covering outlineMinArea to outlineMaxArea of the picture.
+// each covering outlineMinArea to outlineMaxArea of the picture: a contour's convex hull
+// simplified to four corners, and, where that is not the same, the quadrilateral its straight
+// sides bound (sidesQuad), which a bowl or a sleeve touching the board does not bend.
 func edgeOutlines(edges gocv.Mat) [][4]Point2 {
 	kernel := gocv.GetStructuringElement(gocv.MorphRect, image.Pt(3, 3))
 	defer kernel.Close()
@@ -297,15 +299,41 @@ func edgeOutlines(edges gocv.Mat) [][4]Point2 {
 		if a := gocv.ContourArea(c); a < outlineMinArea*total {
 			continue
 		}
-		hull := convexHull(c.ToPoints())
-		if a := polygonArea(hull); a < outlineMinArea*total || a > outlineMaxArea*total {
+		pts := c.ToPoints()
+		hull := convexHull(pts)
+		if a := polygonArea(hull); a < outlineMinArea*total {
 			continue
 		}
-		if q, ok := quadOf(hull); ok {
+		q, ok := quadOf(hull)
+		if ok && polygonArea(hull) <= outlineMaxArea*total {
 			out = append(out, q)
+		}
+		// Something that touches the board joins its contour: its straight sides still bound it.
+		if s, found := sidesQuad(pts, edges.Cols(), edges.Rows()); found && !(ok && nearQuad(s, q, 0.02*quadPerimeter(q))) {
+			out = append(out, s)
 		}
 	}
 	return out
+}
+
+// nearQuad reports whether each corner of a lies within tol of b's (both ordered alike).
+func nearQuad(a, b [4]Point2, tol float64) bool {
+	for i := range a {
+		if math.Hypot(a[i].X-b[i].X, a[i].Y-b[i].Y) > tol {
+			return false
+		}
+	}
+	return true
+}
+
+// quadPerimeter is the length of q's four sides.
+func quadPerimeter(q [4]Point2) float64 {
+	var n float64
+	for i, a := range q {
+		b := q[(i+1)%4]
+		n += math.Hypot(b.X-a.X, b.Y-a.Y)
+	}
+	return n
 }
 
 // quadOf simplifies a convex polygon to four corners (Douglas-Peucker, the tolerance raised

@@ -229,3 +229,52 @@ func TestColourOutlines(t *testing.T) {
 		t.Errorf("a grey frame has colour outlines %v", got)
 	}
 }
+
+// TestOutlineBesideABowl draws the edges of a board face with something touching it: a bowl of
+// stones whose rim crosses its left side, a sleeve reaching over its bottom edge from the
+// frame's, or both. The object joins the face's contour, whose convex hull reaches around both
+// and is no quadrilateral of the face; the face's four straight sides must still give the outline
+// the face alone gives (edgeOutlines), each corner within two pixels.
+func TestOutlineBesideABowl(t *testing.T) {
+	face := []image.Point{{300, 160}, {780, 190}, {760, 640}, {280, 610}}
+	white := color.RGBA{255, 255, 255, 0}
+	draw := func(objects ...func(*gocv.Mat)) [][4]Point2 {
+		edges := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(0, 0, 0, 0), 900, 1000, gocv.MatTypeCV8UC1)
+		defer edges.Close()
+		pv := gocv.NewPointsVectorFromPoints([][]image.Point{face})
+		defer pv.Close()
+		gocv.Polylines(&edges, pv, true, white, 2)
+		for _, o := range objects {
+			o(&edges)
+		}
+		return edgeOutlines(edges)
+	}
+	alone := draw()
+	if len(alone) != 1 {
+		t.Fatalf("the face alone gives %d outlines, want 1: %v", len(alone), alone)
+	}
+	bowl := func(m *gocv.Mat) { gocv.Circle(m, image.Pt(210, 380), 110, white, 2) }
+	sleeve := func(m *gocv.Mat) {
+		pv := gocv.NewPointsVectorFromPoints([][]image.Point{{{520, 899}, {500, 540}, {600, 560}, {640, 899}}})
+		defer pv.Close()
+		gocv.Polylines(m, pv, false, white, 2)
+	}
+	for _, tc := range []struct {
+		name    string
+		objects []func(*gocv.Mat)
+	}{
+		{"a bowl", []func(*gocv.Mat){bowl}},
+		{"a sleeve", []func(*gocv.Mat){sleeve}},
+		{"a bowl and a sleeve", []func(*gocv.Mat){bowl, sleeve}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			quads := draw(tc.objects...)
+			for _, q := range quads {
+				if nearQuad(q, alone[0], 2) {
+					return
+				}
+			}
+			t.Errorf("no outline within two pixels of the face's own %v: %v", alone[0], quads)
+		})
+	}
+}
