@@ -44,7 +44,19 @@ var (
 	ErrCorners = errors.New("calib: corners are not a convex quadrilateral inside the image")
 	// ErrBadImage means the frame handed in is empty or of an unsupported type.
 	ErrBadImage = errors.New("calib: empty or unsupported image")
+	// ErrNotInView means the best grid leaves the picture: a board is there, but not all of it
+	// (the camera must be moved). It is an ErrNoBoard too.
+	ErrNotInView error = notInView{}
 )
+
+// notInView is ErrNotInView: its own sentinel, and an ErrNoBoard to every caller that asks.
+type notInView struct{}
+
+// Error reads as the finder's refusals always have.
+func (notInView) Error() string { return ErrNoBoard.Error() + ": the board is not entirely in view" }
+
+// Is makes errors.Is(err, ErrNoBoard) hold.
+func (notInView) Is(target error) bool { return target == ErrNoBoard }
 
 // Point2 is a position in image pixels (x to the right, y down).
 type Point2 struct {

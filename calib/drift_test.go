@@ -183,6 +183,38 @@ func TestFindNoBoard(t *testing.T) {
 	}
 }
 
+// TestOutlineGridsBadInput: an empty or tiny frame gives ErrBadImage and a size the finder does
+// not know ErrBoardSize, never a panic; a frame with no board outline gives no grid.
+func TestOutlineGridsBadInput(t *testing.T) {
+	empty := gocv.NewMat()
+	defer empty.Close()
+	tiny := gocv.NewMatWithSize(3, 3, gocv.MatTypeCV8UC3)
+	defer tiny.Close()
+	flat := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(128, 128, 128, 0), 720, 1280, gocv.MatTypeCV8UC3)
+	defer flat.Close()
+	for _, tc := range []struct {
+		name string
+		img  gocv.Mat
+		opts FindOptions
+		want error
+	}{
+		{"empty Mat", empty, FindOptions{}, ErrBadImage},
+		{"tiny", tiny, FindOptions{}, ErrBadImage},
+		{"size 40", flat, FindOptions{Size: 40}, ErrBoardSize},
+		{"flat grey", flat, FindOptions{MinConfidence: 0.05}, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			grids, err := OutlineGrids(tc.img, tc.opts)
+			if !errors.Is(err, tc.want) || (tc.want == nil && err != nil) {
+				t.Fatalf("error %v, want %v", err, tc.want)
+			}
+			if len(grids) != 0 {
+				t.Errorf("grids %v in a frame with no board", grids)
+			}
+		})
+	}
+}
+
 func TestOrderCorners(t *testing.T) {
 	want := [4]Point2{{10, 10}, {100, 12}, {98, 90}, {12, 95}}
 	for _, perm := range [][4]int{{0, 1, 2, 3}, {2, 0, 3, 1}, {3, 2, 1, 0}, {1, 3, 0, 2}} {
@@ -283,5 +315,20 @@ func TestCheckHandIsNotDrift(t *testing.T) {
 		if rep.Moved {
 			t.Errorf("hand of radius %d px reported as drift: %+v", r, rep)
 		}
+	}
+}
+
+// TestErrNotInView: a grid leaving the picture is refused with ErrNotInView, which is an
+// ErrNoBoard too and reads as before.
+func TestErrNotInView(t *testing.T) {
+	err := fmt.Errorf("vision: %w", ErrNotInView)
+	if !errors.Is(err, ErrNotInView) || !errors.Is(err, ErrNoBoard) {
+		t.Fatalf("%v: not both ErrNotInView and ErrNoBoard", err)
+	}
+	if errors.Is(fmt.Errorf("%w: no regular lattice", ErrNoBoard), ErrNotInView) {
+		t.Error("every ErrNoBoard is taken for ErrNotInView")
+	}
+	if got, want := ErrNotInView.Error(), "calib: no board found: the board is not entirely in view"; got != want {
+		t.Errorf("message %q, want %q", got, want)
 	}
 }

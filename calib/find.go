@@ -130,9 +130,8 @@ func findStraight(img gocv.Mat, opts FindOptions) (Calibration, error) {
 	// plain and the smoothed wide line maps. It comes last: offered beside the lines' own
 	// candidates, a 9x9 lattice inside a 19x19 board's outline won in the plain map (0.53)
 	// before the wide pass could find the board (0.72).
-	outlineFilters := []lineFilter{{}, {wide: true, smooth: true}}
 	quads, _, _ := greyOutlines(img, opts.workSize())
-	if c7, err7 := bestPassWith(img, opts, outlineFilters, stones, outlineSearch(quads)); err7 == nil || !errors.Is(err7, ErrNoBoard) {
+	if c7, err7 := bestPassWith(img, opts, outlineFilters[:], stones, outlineSearch(quads)); err7 == nil || !errors.Is(err7, ErrNoBoard) {
 		return c7, err7
 	}
 	// And the outlines of the frame's colour, for a wooden board on a table about as bright as
@@ -143,11 +142,49 @@ func findStraight(img gocv.Mat, opts FindOptions) (Calibration, error) {
 	if colour := colourOutlines(img, opts.workSize()); len(colour) > 0 {
 		sure := opts
 		sure.MinConfidence = DefaultMinConfidence
-		if c8, err8 := bestPassWith(img, sure, outlineFilters, stones, outlineSearch(colour)); err8 == nil || !errors.Is(err8, ErrNoBoard) {
+		if c8, err8 := bestPassWith(img, sure, outlineFilters[:], stones, outlineSearch(colour)); err8 == nil || !errors.Is(err8, ErrNoBoard) {
 			return c8, err8
 		}
 	}
 	return Calibration{}, err
+}
+
+// outlineFilters are the line maps in which the grids the board's outlines propose are placed
+// and judged: the plain one and the smoothed wide one.
+var outlineFilters = [...]lineFilter{{}, {wide: true, smooth: true}}
+
+// OutlineGrids returns the best grid the board's outlines in the grey picture place, and the
+// best the outlines of its colour place, each when it clears opts' bar and lies in view, with
+// the lens term fitted: the grids Find's last pass judges, for a caller that has other evidence
+// to judge a grid below Find's bars by (the learned reader's view of its points). A grid
+// proposed by an outline is framed by it by construction, so the outline itself is no evidence.
+func OutlineGrids(img gocv.Mat, opts FindOptions) ([]Calibration, error) {
+	if err := checkFrame(img); err != nil {
+		return nil, err
+	}
+	if opts.Size != 0 && (opts.Size < MinSize || opts.Size > MaxSize) {
+		return nil, fmt.Errorf("%w: %d", ErrBoardSize, opts.Size)
+	}
+	stones := &stoneFinder{}
+	grey, _, _ := greyOutlines(img, opts.workSize())
+	var out []Calibration
+	for _, quads := range [][][4]Point2{grey, colourOutlines(img, opts.workSize())} {
+		if len(quads) == 0 {
+			continue
+		}
+		c, err := bestPassWith(img, opts, outlineFilters[:], stones, outlineSearch(quads))
+		if err != nil {
+			if errors.Is(err, ErrNoBoard) {
+				continue
+			}
+			return out, err
+		}
+		if bent, err := fitFoundLens(img, c); err == nil {
+			c = bent
+		}
+		out = append(out, c)
+	}
+	return out, nil
 }
 
 // edgeLinesSeen reports whether all four of g's edge lines show in the line map as a seen line
@@ -198,7 +235,7 @@ func rescore(img gocv.Mat, opts FindOptions, p proposal) (Calibration, error) {
 	g := gridFit{cols: p.size, rows: p.size, corners: w.toWork(p.corners)}
 	g = refineGrid(&w.lines, g, cap, 1, 0.12, false)
 	if !g.inView(w.lines.w, w.lines.h) {
-		return Calibration{}, fmt.Errorf("%w: the board is not entirely in view", ErrNoBoard)
+		return Calibration{}, ErrNotInView
 	}
 	if !edgeLinesSeen(&w.lines, g, cap) {
 		return Calibration{}, fmt.Errorf("%w: the best grid's edge lines do not all show", ErrNoBoard)
@@ -289,7 +326,7 @@ func findWith(img gocv.Mat, opts FindOptions, f lineFilter, stones *stoneFinder,
 	}
 	minConf := opts.minConfidence()
 	if !fit.inView(w.lines.w, w.lines.h) {
-		return Calibration{}, fmt.Errorf("%w: the board is not entirely in view", ErrNoBoard)
+		return Calibration{}, ErrNotInView
 	}
 	c, err := w.calibration(img.Cols(), img.Rows(), fit)
 	if err != nil {

@@ -159,6 +159,14 @@ func findRendered(t *testing.T, sc renderedScene) {
 // if it finds a grid its stone boxes do not bear out; a refusal passes.
 func refusedOrRight(t *testing.T, name string) {
 	t.Helper()
+	findRoboflow(t, name, false)
+}
+
+// findRoboflow finds the board in the Roboflow photo whose name starts with name: a grid its
+// stone boxes do not bear out fails, and so does any grid when refuse is set (a board of a size
+// the kiosk does not play, whose boxes a grid of another size can fit).
+func findRoboflow(t *testing.T, name string, refuse bool) {
+	t.Helper()
 	photos, err := evalset.Load(shareddata.Path(t, "vision-eval"))
 	if err != nil {
 		t.Fatal(err)
@@ -175,6 +183,9 @@ func refusedOrRight(t *testing.T, name string) {
 		c, err := vision.FindBoard(img, 0, vision.Params{})
 		if err != nil {
 			return
+		}
+		if refuse {
+			t.Fatalf("found a %dx%d grid (confidence %.2f)", c.Size, c.Size, c.Confidence)
 		}
 		if ok, _ := boxedVariant(p, img).Judge(c); !ok {
 			t.Fatalf("found a wrong %dx%d grid (confidence %.2f)", c.Size, c.Size, c.Confidence)
@@ -323,4 +334,49 @@ func TestFindBesideABowl(t *testing.T) {
 		{"4242/43: 19x19 yellow wood, 122 stones", 4980541271547679182, demo.SampleOptions{Size: 19, W: 640, H: 480, HandChance: 0.3,
 			Stones: corpusPosition(t, "yenw-computer-go-dataset-AI/BensonDarr/0563.sgf", 0, 129)}, true},
 	})
+}
+
+// TestFindByOutlineVouched runs rendered boards whose lines no finder pass fits above its bars,
+// but on whose points, in the grid the board's outline places, the learned reader sees the lines
+// cross or the stones sit (vision.FindBoard's last look): `-seed 8080` scene 65, a crowded board
+// of glass stones; `-seed 777` scene 49, a dark wooden board under hard light; `-seed 5150` scene
+// 278, a crowded yellow board (a set rendered after the rule was written). The build without
+// that look refused all three.
+func TestFindByOutlineVouched(t *testing.T) {
+	findRenderedScenes(t, []renderedScene{
+		{"8080/65: 19x19 yellow wood, glass stones", 5828749679126913936, demo.SampleOptions{Size: 19, W: 800, H: 600, HandChance: 0.3}, true},
+		{"777/49: 19x19 dark wood, 101 moves, hard light", 367723099179833636, demo.SampleOptions{Size: 19, W: 1280, H: 720, Hard: true, HandChance: 0.3,
+			Stones: corpusPosition(t, "yenw-computer-go-dataset-AI/Jin-Mao-Ce-Shi/1665.sgf", 0, 101)}, true},
+		{"5150/278: 19x19 yellow wood, 102 moves", 17534700903334259793, demo.SampleOptions{Size: 19, W: 1280, H: 720, HandChance: 0.3,
+			Stones: corpusPosition(t, "yenw-computer-go-dataset-AI/Li-Long/0760.sgf", 0, 102)}, true},
+	})
+}
+
+// TestNoStretchedOutlineGrid runs a rendered 19x19 board (`-seed 5150` scene 178, under hard
+// light) in whose outline the finder's best grid is a 13x13 stretched over the board's corners:
+// half its lines lie on the board's, and the reader saw them cross on 97 of its 169 points. The
+// board's own grid through the same corners shows a larger share, so the 13x13 must not be taken
+// (the board may be refused).
+func TestNoStretchedOutlineGrid(t *testing.T) {
+	findRenderedScenes(t, []renderedScene{
+		{"5150/178: 19x19 yellow wood, 93 moves, hard light", 15263011895492259807, demo.SampleOptions{Size: 19, W: 640, H: 480, Hard: true, HandChance: 0.3,
+			Stones: corpusPosition(t, "yenw-computer-go-dataset-AI/Jin-Mao-Ce-Shi/0970.sgf", 0, 93)}, false},
+	})
+}
+
+// TestOutlineGridsNotOutOfView runs Roboflow photos whose best grid leaves the picture
+// (34e25116bcdd, 82cdb3390452): the refusal stands (calib.ErrNotInView), and vision.FindBoard
+// does not look for a grid in the board's outline instead, where it found a wrong 9x9 on each.
+func TestOutlineGridsNotOutOfView(t *testing.T) {
+	for _, name := range []string{"34e25116bcdd", "82cdb3390452"} {
+		t.Run(name, func(t *testing.T) { refusedOrRight(t, name) })
+	}
+}
+
+// TestOutlineGridLinesRunOn runs the Roboflow photo of a 15x15 board (b971e23e1203), a size the
+// kiosk does not play. In its outline the finder's best grid is a 13x13 one line inside the
+// board's, whose points show their lines crossing as the board's own do; the lines running on past
+// its edges (calib.Check) must refuse it.
+func TestOutlineGridLinesRunOn(t *testing.T) {
+	findRoboflow(t, "b971e23e1203", true)
 }

@@ -249,3 +249,27 @@ func BenchmarkEyeDimBoard(b *testing.B) {
 	}
 	benchcpu.ReportPerOp(b, c0)
 }
+
+// BenchmarkFindBoardRefused1080p is FindBoard on a 1920x1080 frame that shows only part of the
+// board (the gomrade photo with its right half cut off):
+// every finder pass runs, then the grids the board's outlines place are judged by the reader,
+// before the refusal.
+func BenchmarkFindBoardRefused1080p(b *testing.B) {
+	src := loadPhoto(b, shareddata.Path(b, "vision-eval", "gomrade-sample", "testing_sequence", "10.jpg"))
+	defer src.Close()
+	part := src.Region(image.Rect(0, 0, src.Cols()/2, src.Rows()))
+	defer part.Close()
+	frame := gocv.NewMat()
+	defer frame.Close()
+	gocv.Resize(part, &frame, image.Pt(1920, 1080), 0, 0, gocv.InterpolationLinear)
+	if _, err := FindBoard(frame, 0, Params{}); err == nil {
+		b.Fatal("the cut frame's board was found: it no longer measures a refusal")
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	c0 := benchcpu.Now()
+	for i := 0; i < b.N; i++ {
+		_, _ = FindBoard(frame, 0, Params{})
+	}
+	benchcpu.ReportPerOp(b, c0)
+}

@@ -97,11 +97,20 @@ const (
 // which CheckGrid corrects) is kept when, on the corrected grid, enough points show their
 // grid-line cross clearly (linedEnough), or, on a crowded board, nearly every point shows its
 // lines or holds a stone read surely (vouchedEnough), or the black stones place it where its lines
-// do not show (stonesPlace); otherwise the board is searched for again at the sure bar, and
-// failing that it fails with an error wrapping calib.ErrNoBoard.
+// do not show (stonesPlace); otherwise the board is searched for again at the sure bar. Last,
+// where every search failed (unless the finder's grid left the picture, calib.ErrNotInView), the
+// grids the board's outline places below the finder's bars are judged by the reader
+// (outlineGrid); failing that it fails with an error wrapping calib.ErrNoBoard.
 func FindBoard(img gocv.Mat, size int, p Params) (calib.Calibration, error) {
 	c, err := calib.Find(img, calib.FindOptions{Size: size, MinConfidence: LowMinConfidence})
 	if err != nil {
+		// A grid that leaves the picture is refused for that: the outline's grids inside it are
+		// no board (on Roboflow photos they were wrong 9x9 grids).
+		if errors.Is(err, calib.ErrNoBoard) && !errors.Is(err, calib.ErrNotInView) {
+			if o, ok := outlineGrid(img, size, p); ok {
+				return o, nil
+			}
+		}
 		return calib.Calibration{}, fmt.Errorf("vision: %w", err)
 	}
 	found := c
@@ -134,6 +143,9 @@ func FindBoard(img gocv.Mat, size int, p Params) (calib.Calibration, error) {
 	if s, err := calib.Find(img, calib.FindOptions{Size: size, MinConfidence: StillMinConfidence}); err == nil {
 		return s, nil
 	}
+	if o, ok := outlineGrid(img, size, p); ok {
+		return o, nil
+	}
 	return calib.Calibration{}, fmt.Errorf("vision: %w: the best grid (confidence %.2f) shows its lines on only %d of %d points (%d read empty, %d sure stones; %v)",
 		calib.ErrNoBoard, c.Confidence, max(lined, 0), c.Size*c.Size, empty, sure, stones)
 }
@@ -163,6 +175,58 @@ func framed(img gocv.Mat, c calib.Calibration, stones calib.StoneFit) bool {
 	}
 	_, ok := calib.FramedByOutline(img, c)
 	return ok
+}
+
+// OutlineMinConfidence is the least line evidence a grid the board's outline places needs to be
+// judged by the reader at all (outlineGrid).
+const OutlineMinConfidence = 0.05
+
+// outlineGrid is FindBoard's last look, where the finder's bars refused every grid: the grids
+// the board's outlines place (calib.OutlineGrids, where the lines are too faint, blurred or noisy
+// to clear those bars), the first the reader vouches for (outlineVouched).
+func outlineGrid(img gocv.Mat, size int, p Params) (calib.Calibration, bool) {
+	grids, err := calib.OutlineGrids(img, calib.FindOptions{Size: size, MinConfidence: OutlineMinConfidence})
+	if err != nil {
+		return calib.Calibration{}, false
+	}
+	for _, o := range grids {
+		if outlineVouched(img, o, p) {
+			return o, true
+		}
+	}
+	return calib.Calibration{}, false
+}
+
+// outlineVouched is the check of a grid the board's outline places below the finder's bars. The
+// outline frames it by construction, so only the points can vouch for it: half of them show
+// their grid-line cross, or nine in ten show it or hold a stone the reader is sure of
+// (vouchedEnough), or the black stones place it (stonesPlace). A third of the points lined, the
+// bar for the finder's own unsure fits, is not enough here: a 9x9 grid an outline placed on a
+// 19x19 board (at 0.23) showed its lines on 35 of its 81 points. And no grid of another size
+// through the same corners may show its lines on a larger share of its points: a 13x13 grid
+// stretched over a 19x19 board's corners has half its lines on the board's, and showed them on
+// 97 of its 169 points (the board's own grid on 222 of 361).
+func outlineVouched(img gocv.Mat, c calib.Calibration, p Params) bool {
+	points := c.Size * c.Size
+	lined, _ := gridScoreEmpty(img, c, p)
+	for _, s := range []int{9, 13, 19} {
+		if s == c.Size {
+			continue
+		}
+		other := c // the same corners and lens term
+		other.Size = s
+		if l, _ := gridScoreEmpty(img, other, p); l*points >= lined*s*s {
+			return false
+		}
+	}
+	if lined*2 < points && !vouchedEnough(lined, sureStones(img, c, p), points) {
+		_, placed := stonesPlace(img, c)
+		return placed
+	}
+	// The lines must not run on past the grid's edges, nor fit better moved: a 13x13 grid a line
+	// inside a 15x15 board's outline shows its lines on its points as well as the board's own.
+	rep, err := calib.Check(img, c)
+	return err == nil && (!rep.Moved || rep.Test == calib.DriftNoLines)
 }
 
 // vouchedEnough is the grid check of an unsure fit on a crowded board, where stones hide most
