@@ -609,15 +609,7 @@ func shiftedIn(w *workImage, g gridFit, gray *grayPlane, cap float32) []gridFit 
 // sameGrid reports whether two grown lattices are the same (same size, corners within a
 // pixel or two), so that seeds growing into the same lattice are snapped only once.
 func sameGrid(a, b gridFit) bool {
-	if a.cols != b.cols || a.rows != b.rows {
-		return false
-	}
-	for i := range a.corners {
-		if math.Hypot(a.corners[i].X-b.corners[i].X, a.corners[i].Y-b.corners[i].Y) > 1.5 {
-			return false
-		}
-	}
-	return true
+	return a.cols == b.cols && a.rows == b.rows && nearQuad(a.corners, b.corners, 1.5)
 }
 
 // seedQuad maps the lattice windows bx, by back to the image. A window's lines are a seed for
