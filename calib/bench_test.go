@@ -9,6 +9,7 @@ import (
 	"gocv.io/x/gocv"
 
 	"tengen/internal/benchcpu"
+	"tengen/internal/cutframe"
 	"tengen/internal/shareddata"
 )
 
@@ -123,13 +124,8 @@ func BenchmarkCheckStones1080p(b *testing.B) {
 // board (the gomrade photo with its right third cut off): every pass runs before the refusal, as
 // while the kiosk looks for a board at a table being set up.
 func BenchmarkFindRefused1080p(b *testing.B) {
-	img := loadRaw(b, filepath.Join(shareddata.Path(b, "vision-eval", "gomrade-sample", "testing_sequence"), "10.jpg"))
-	defer img.Close()
-	part := img.Region(image.Rect(0, 0, img.Cols()*2/3, img.Rows()))
-	defer part.Close()
-	frame := gocv.NewMat()
+	frame := cutframe.Gomrade(b, 2, 3)
 	defer frame.Close()
-	gocv.Resize(part, &frame, image.Pt(1920, 1080), 0, 0, gocv.InterpolationLinear)
 	if _, err := Find(frame, FindOptions{}); err == nil {
 		b.Fatal("the cut frame's board was found: it no longer measures a refusal")
 	}

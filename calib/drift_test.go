@@ -12,6 +12,7 @@ import (
 
 	"gocv.io/x/gocv"
 
+	"tengen/internal/cutframe"
 	"tengen/internal/shareddata"
 )
 
@@ -183,36 +184,47 @@ func TestFindNoBoard(t *testing.T) {
 	}
 }
 
-// TestOutlineGridsBadInput: an empty or tiny frame gives ErrBadImage and a size the finder does
-// not know ErrBoardSize, never a panic; a frame with no board outline gives no grid.
-func TestOutlineGridsBadInput(t *testing.T) {
-	empty := gocv.NewMat()
-	defer empty.Close()
-	tiny := gocv.NewMatWithSize(3, 3, gocv.MatTypeCV8UC3)
-	defer tiny.Close()
+// TestBelowBarNoOutline: a frame with no board outline is refused without grids below the bar,
+// whatever the bar.
+func TestBelowBarNoOutline(t *testing.T) {
 	flat := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(128, 128, 128, 0), 720, 1280, gocv.MatTypeCV8UC3)
 	defer flat.Close()
-	for _, tc := range []struct {
-		name string
-		img  gocv.Mat
-		opts FindOptions
-		want error
-	}{
-		{"empty Mat", empty, FindOptions{}, ErrBadImage},
-		{"tiny", tiny, FindOptions{}, ErrBadImage},
-		{"size 40", flat, FindOptions{Size: 40}, ErrBoardSize},
-		{"flat grey", flat, FindOptions{MinConfidence: 0.05}, nil},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			grids, err := OutlineGrids(tc.img, tc.opts)
-			if !errors.Is(err, tc.want) || (tc.want == nil && err != nil) {
-				t.Fatalf("error %v, want %v", err, tc.want)
-			}
-			if len(grids) != 0 {
-				t.Errorf("grids %v in a frame with no board", grids)
-			}
-		})
+	_, err := Find(flat, FindOptions{MinConfidence: 0.05})
+	if !errors.Is(err, ErrNoBoard) {
+		t.Fatalf("error %v, want ErrNoBoard", err)
 	}
+	var below *BelowBar
+	if errors.As(err, &below) {
+		t.Errorf("grids %v below the bar in a frame with no board", below.Grids)
+	}
+}
+
+// TestBelowBarKeepsOutlineGrids: the gomrade photo with its right half cut off, scaled to
+// 1920x1080, is refused at a low bar, and the refusal carries the grids the board's outlines
+// placed below that bar, each in view, straight and with the lens term fitted, for
+// vision.FindBoard to judge by its reader.
+func TestBelowBarKeepsOutlineGrids(t *testing.T) {
+	frame := cutframe.Gomrade(t, 1, 2)
+	defer frame.Close()
+	const bar = 0.3
+	_, err := Find(frame, FindOptions{MinConfidence: bar})
+	var below *BelowBar
+	if !errors.Is(err, ErrNoBoard) || !errors.As(err, &below) {
+		t.Fatalf("error %v, want an ErrNoBoard carrying the outlines' grids", err)
+	}
+	if len(below.Grids) == 0 || len(below.Grids) > 2 {
+		t.Fatalf("%d grids below the bar, want one or two (grey, colour)", len(below.Grids))
+	}
+	bent := below.Bent(frame)
+	if len(bent) != len(below.Grids) {
+		t.Fatalf("%d grids with their lens terms, want %d", len(bent), len(below.Grids))
+	}
+	for _, g := range append(below.Grids, bent...) {
+		if g.Confidence >= bar || !g.InView() || g.Validate() != nil {
+			t.Errorf("grid %dx%d at %.2f (in view %v, %v): want a valid grid in view below %.2f", g.Size, g.Size, g.Confidence, g.InView(), g.Validate(), bar)
+		}
+	}
+	t.Logf("%v: %d grids below the bar", err, len(below.Grids))
 }
 
 func TestOrderCorners(t *testing.T) {

@@ -130,9 +130,17 @@ func findStraight(img gocv.Mat, opts FindOptions) (Calibration, error) {
 	// plain and the smoothed wide line maps. It comes last: offered beside the lines' own
 	// candidates, a 9x9 lattice inside a 19x19 board's outline won in the plain map (0.53)
 	// before the wide pass could find the board (0.72).
+	//
+	// The best grid each outline search placed below its bar is kept with the refusal
+	// (BelowBar), for a caller with other evidence to judge it by.
+	var below []Calibration
 	quads, _, _ := greyOutlines(img, opts.workSize())
-	if c7, err7 := bestPassWith(img, opts, outlineFilters[:], stones, outlineSearch(quads)); err7 == nil || !errors.Is(err7, ErrNoBoard) {
+	c7, weak, err7 := outlinePass(img, opts, stones, quads)
+	if err7 == nil || !errors.Is(err7, ErrNoBoard) {
 		return c7, err7
+	}
+	if weak.Size != 0 {
+		below = append(below, weak)
 	}
 	// And the outlines of the frame's colour, for a wooden board on a table about as bright as
 	// it. Only a sure fit counts from them, whatever bar the caller set: on 1,500 rendered
@@ -142,50 +150,62 @@ func findStraight(img gocv.Mat, opts FindOptions) (Calibration, error) {
 	if colour := colourOutlines(img, opts.workSize()); len(colour) > 0 {
 		sure := opts
 		sure.MinConfidence = DefaultMinConfidence
-		if c8, err8 := bestPassWith(img, sure, outlineFilters[:], stones, outlineSearch(colour)); err8 == nil || !errors.Is(err8, ErrNoBoard) {
+		c8, weak, err8 := outlinePass(img, sure, stones, colour)
+		if err8 == nil || !errors.Is(err8, ErrNoBoard) {
 			return c8, err8
 		}
+		if weak.Size != 0 {
+			below = append(below, weak)
+		}
+	}
+	if len(below) > 0 {
+		return Calibration{}, &BelowBar{Grids: below, err: err}
 	}
 	return Calibration{}, err
+}
+
+// BelowBar is Find's refusal when its last passes, the board's outlines against the table,
+// placed grids that did not clear its bar: the best the grey picture's outlines place, then the
+// best the colour's, each in view. A caller with other evidence may judge them (vision.FindBoard
+// asks the learned reader); the outline itself is none, for it frames them by construction. It
+// wraps the refusal Find would give without them.
+type BelowBar struct {
+	// Grids are the outlines' grids below the bar, grey first, straight (no lens term), each
+	// with its confidence.
+	Grids []Calibration
+	err   error
+}
+
+// Error is the refusal's message.
+func (e *BelowBar) Error() string { return e.err.Error() }
+
+// Unwrap is the refusal (an ErrNoBoard, or ErrNotInView).
+func (e *BelowBar) Unwrap() error { return e.err }
+
+// Bent returns the grids with the lens term fitted in frame (the frame Find refused) as Find
+// fits it to a grid it finds; only a caller that judges them pays for the fit.
+func (e *BelowBar) Bent(frame gocv.Mat) []Calibration {
+	out := make([]Calibration, len(e.Grids))
+	for i, g := range e.Grids {
+		out[i] = g
+		if bent, err := fitFoundLens(frame, g); err == nil {
+			out[i] = bent
+		}
+	}
+	return out
+}
+
+// outlinePass is the search by the board's outlines quads through outlineFilters at opts' bar
+// (bestPassWith); on a refusal it also returns the most confident grid placed in view below the
+// bar (Size 0 when none).
+func outlinePass(img gocv.Mat, opts FindOptions, stones *stoneFinder, quads [][4]Point2) (c, weak Calibration, err error) {
+	c, err = bestPassWith(img, opts, outlineFilters[:], stones, outlineSearch(quads), &weak)
+	return c, weak, err
 }
 
 // outlineFilters are the line maps in which the grids the board's outlines propose are placed
 // and judged: the plain one and the smoothed wide one.
 var outlineFilters = [...]lineFilter{{}, {wide: true, smooth: true}}
-
-// OutlineGrids returns the best grid the board's outlines in the grey picture place, and the
-// best the outlines of its colour place, each when it clears opts' bar and lies in view, with
-// the lens term fitted: the grids Find's last pass judges, for a caller that has other evidence
-// to judge a grid below Find's bars by (the learned reader's view of its points). A grid
-// proposed by an outline is framed by it by construction, so the outline itself is no evidence.
-func OutlineGrids(img gocv.Mat, opts FindOptions) ([]Calibration, error) {
-	if err := checkFrame(img); err != nil {
-		return nil, err
-	}
-	if opts.Size != 0 && (opts.Size < MinSize || opts.Size > MaxSize) {
-		return nil, fmt.Errorf("%w: %d", ErrBoardSize, opts.Size)
-	}
-	stones := &stoneFinder{}
-	grey, _, _ := greyOutlines(img, opts.workSize())
-	var out []Calibration
-	for _, quads := range [][][4]Point2{grey, colourOutlines(img, opts.workSize())} {
-		if len(quads) == 0 {
-			continue
-		}
-		c, err := bestPassWith(img, opts, outlineFilters[:], stones, outlineSearch(quads))
-		if err != nil {
-			if errors.Is(err, ErrNoBoard) {
-				continue
-			}
-			return out, err
-		}
-		if bent, err := fitFoundLens(img, c); err == nil {
-			c = bent
-		}
-		out = append(out, c)
-	}
-	return out, nil
-}
 
 // edgeLinesSeen reports whether all four of g's edge lines show in the line map as a seen line
 // does in confidence (seenLine of the grid's mean line evidence). A grid fitted to a lattice
@@ -272,17 +292,22 @@ func (o FindOptions) minConfidence() float64 {
 // bestPass runs findPolarity with each of the filters fs in turn and returns the most confident
 // fit, stopping at a sure one (DefaultMinConfidence); when none fits, the first pass's refusal.
 func bestPass(img gocv.Mat, opts FindOptions, fs []lineFilter, stones *stoneFinder) (Calibration, error) {
-	return bestPassWith(img, opts, fs, stones, findGrid)
+	return bestPassWith(img, opts, fs, stones, findGrid, nil)
 }
 
-// bestPassWith is bestPass with the grid search of its choice.
-func bestPassWith(img gocv.Mat, opts FindOptions, fs []lineFilter, stones *stoneFinder, search gridSearch) (Calibration, error) {
+// bestPassWith is bestPass with the grid search of its choice. When weak is not nil, it receives
+// the most confident grid a pass placed in view below opts' bar.
+func bestPassWith(img gocv.Mat, opts FindOptions, fs []lineFilter, stones *stoneFinder, search gridSearch, weak *Calibration) (Calibration, error) {
 	var best Calibration
 	var bestErr error
 	for i, f := range fs {
 		c, err := findWith(img, opts, f, stones, nil, search)
 		if err != nil && !errors.Is(err, ErrNoBoard) {
 			return c, err
+		}
+		var low *weakFit
+		if weak != nil && errors.As(err, &low) && low.cal.Confidence > weak.Confidence {
+			*weak = low.cal
 		}
 		if i == 0 || err == nil && (bestErr != nil || c.Confidence > best.Confidence) {
 			best, bestErr = c, err
@@ -337,10 +362,20 @@ func findWith(img gocv.Mat, opts FindOptions, f lineFilter, stones *stoneFinder,
 	}
 	c.LightLines = f.light
 	if c.Confidence < minConf {
-		return Calibration{}, fmt.Errorf("%w: best grid %dx%d has confidence %.2f (< %.2f)", ErrNoBoard, fit.cols, fit.rows, c.Confidence, minConf)
+		return Calibration{}, &weakFit{cal: c, err: fmt.Errorf("%w: best grid %dx%d has confidence %.2f (< %.2f)", ErrNoBoard, fit.cols, fit.rows, c.Confidence, minConf)}
 	}
 	return c, nil
 }
+
+// weakFit is findWith's refusal of a grid below the caller's bar, keeping the grid for the
+// outline passes (outlinePass).
+type weakFit struct {
+	cal Calibration
+	err error
+}
+
+func (e *weakFit) Error() string { return e.err.Error() }
+func (e *weakFit) Unwrap() error { return e.err }
 
 // calibration converts a fit in work pixels into a Calibration for the original frame.
 func (w *workImage) calibration(iw, ih int, fit gridFit) (Calibration, error) {

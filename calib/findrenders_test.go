@@ -364,13 +364,21 @@ func TestNoStretchedOutlineGrid(t *testing.T) {
 	})
 }
 
-// TestOutlineGridsNotOutOfView runs Roboflow photos whose best grid leaves the picture
+// TestOutlineLookNotOutOfView runs Roboflow photos whose best grid leaves the picture
 // (34e25116bcdd, 82cdb3390452): the refusal stands (calib.ErrNotInView), and vision.FindBoard
 // does not look for a grid in the board's outline instead, where it found a wrong 9x9 on each.
-func TestOutlineGridsNotOutOfView(t *testing.T) {
+func TestOutlineLookNotOutOfView(t *testing.T) {
 	for _, name := range []string{"34e25116bcdd", "82cdb3390452"} {
 		t.Run(name, func(t *testing.T) { refusedOrRight(t, name) })
 	}
+}
+
+// TestFindBoardSlidOffBoardRoboflow runs the Roboflow photo 4b720621c953, whose board the
+// picture cuts on three sides: the finder's unsure 19x19 grid (0.43) runs on past the board's
+// left edge, its edge line missing there, while its right side lies against the picture's edge.
+// No grid is right on it (vision.FindBoard's slidOffBoard refuses it).
+func TestFindBoardSlidOffBoardRoboflow(t *testing.T) {
+	findRoboflow(t, "4b720621c953", true)
 }
 
 // TestOutlineGridLinesRunOn runs the Roboflow photo of a 15x15 board (b971e23e1203), a size the

@@ -12,6 +12,7 @@ import (
 	"tengen/calib"
 	"tengen/demo"
 	"tengen/internal/benchcpu"
+	"tengen/internal/cutframe"
 	"tengen/internal/rendertest"
 	"tengen/internal/shareddata"
 	"tengen/vision/observe"
@@ -255,13 +256,8 @@ func BenchmarkEyeDimBoard(b *testing.B) {
 // every finder pass runs, then the grids the board's outlines place are judged by the reader,
 // before the refusal.
 func BenchmarkFindBoardRefused1080p(b *testing.B) {
-	src := loadPhoto(b, shareddata.Path(b, "vision-eval", "gomrade-sample", "testing_sequence", "10.jpg"))
-	defer src.Close()
-	part := src.Region(image.Rect(0, 0, src.Cols()/2, src.Rows()))
-	defer part.Close()
-	frame := gocv.NewMat()
+	frame := cutframe.Gomrade(b, 1, 2)
 	defer frame.Close()
-	gocv.Resize(part, &frame, image.Pt(1920, 1080), 0, 0, gocv.InterpolationLinear)
 	if _, err := FindBoard(frame, 0, Params{}); err == nil {
 		b.Fatal("the cut frame's board was found: it no longer measures a refusal")
 	}

@@ -1,10 +1,12 @@
 package vision
 
 import (
+	"errors"
 	"testing"
 
 	"tengen/calib"
 	"tengen/demo"
+	"tengen/internal/cutframe"
 	"tengen/internal/rendertest"
 	"tengen/vision/observe"
 )
@@ -185,4 +187,23 @@ func TestFramedAsksTheStones(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestFindBoardSlidOffBoard: the gomrade photo with its right third cut off, scaled to
+// 1920x1080. The board runs out of the picture, and the finder fits a 19x19 grid (at 0.36) to
+// what shows of its lines, carried on past the board's left edge over the table and a score
+// sheet, whose points the reader still sees crossed (275 of 309). Its left edge line is missing
+// and its right side lies against the picture's edge (slidOffBoard), so the frame is refused as
+// a board not entirely in view.
+func TestFindBoardSlidOffBoard(t *testing.T) {
+	frame := cutframe.Gomrade(t, 2, 3)
+	defer frame.Close()
+	c, err := FindBoard(frame, 0, Params{})
+	if err == nil {
+		t.Fatalf("found a %dx%d grid at %.2f on a board the picture cuts", c.Size, c.Size, c.Confidence)
+	}
+	if !errors.Is(err, calib.ErrNotInView) {
+		t.Fatalf("refused with %v, want calib.ErrNotInView", err)
+	}
+	t.Log(err)
 }

@@ -97,8 +97,9 @@ const (
 // which CheckGrid corrects) is kept when, on the corrected grid, enough points show their
 // grid-line cross clearly (linedEnough), or, on a crowded board, nearly every point shows its
 // lines or holds a stone read surely (vouchedEnough), or the black stones place it where its lines
-// do not show (stonesPlace); otherwise the board is searched for again at the sure bar. Last,
-// where every search failed (unless the finder's grid left the picture, calib.ErrNotInView), the
+// do not show (stonesPlace), unless it slid off a board the picture cuts (slidOffBoard);
+// otherwise the board is searched for again at the sure bar. Last, where every search failed
+// (unless the finder's grid left the picture or slid off the board: calib.ErrNotInView), the
 // grids the board's outline places below the finder's bars are judged by the reader
 // (outlineGrid); failing that it fails with an error wrapping calib.ErrNoBoard.
 func FindBoard(img gocv.Mat, size int, p Params) (calib.Calibration, error) {
@@ -107,7 +108,7 @@ func FindBoard(img gocv.Mat, size int, p Params) (calib.Calibration, error) {
 		// A grid that leaves the picture is refused for that: the outline's grids inside it are
 		// no board (on Roboflow photos they were wrong 9x9 grids).
 		if errors.Is(err, calib.ErrNoBoard) && !errors.Is(err, calib.ErrNotInView) {
-			if o, ok := outlineGrid(img, size, p); ok {
+			if o, ok := outlineGrid(img, err, p); ok {
 				return o, nil
 			}
 		}
@@ -125,29 +126,84 @@ func FindBoard(img gocv.Mat, size int, p Params) (calib.Calibration, error) {
 	if c.Confidence >= StillMinConfidence {
 		return c, nil
 	}
+	// A fit slid off the board, over the table beside it, is no board whatever its points show.
+	slid := slidOffBoard(img, c)
 	lined, empty := gridScoreEmpty(img, c, p)
-	if linedEnough(lined, empty, c.Size*c.Size, c.Corners == found.Corners) {
+	if !slid && linedEnough(lined, empty, c.Size*c.Size, c.Corners == found.Corners) {
 		return c, nil
 	}
 	sure := sureStones(img, c, p)
-	if vouchedEnough(lined, sure, c.Size*c.Size) {
+	if !slid && vouchedEnough(lined, sure, c.Size*c.Size) {
 		return c, nil
 	}
 	stones, placed := stonesPlace(img, c)
-	if placed || framed(img, c, stones) {
+	if !slid && (placed || framed(img, c, stones)) {
 		return c, nil
 	}
 	// calib.Find ends at the first pass whose fit clears the low bar, so the passes after it never
 	// looked: searched again at the sure bar, one of them may find the board surely (a blurred
 	// board whose smoothed pass fitted it at 0.40, refused here, and its equalized pass at 0.60).
-	if s, err := calib.Find(img, calib.FindOptions{Size: size, MinConfidence: StillMinConfidence}); err == nil {
+	s, err := calib.Find(img, calib.FindOptions{Size: size, MinConfidence: StillMinConfidence})
+	if err == nil {
 		return s, nil
 	}
-	if o, ok := outlineGrid(img, size, p); ok {
+	if slid {
+		// The board runs out of the picture: a grid its outline places inside what shows of it
+		// would be a wrong one, as where the finder's own grid left the picture.
+		return calib.Calibration{}, fmt.Errorf("vision: %w: the best grid (confidence %.2f) runs on past the board's edge, over the table",
+			calib.ErrNotInView, c.Confidence)
+	}
+	if o, ok := outlineGrid(img, err, p); ok {
 		return o, nil
 	}
 	return calib.Calibration{}, fmt.Errorf("vision: %w: the best grid (confidence %.2f) shows its lines on only %d of %d points (%d read empty, %d sure stones; %v)",
 		calib.ErrNoBoard, c.Confidence, max(lined, 0), c.Size*c.Size, empty, sure, stones)
+}
+
+// slidOffBoard reports whether an unsure fit is the part of a lattice the picture cuts, slid
+// over the table: one of its edge lines is missing from the line map (calib.Check's edge tests)
+// while its opposite side lies against the picture's edge, where a line one spacing beyond it
+// would not be in the picture, so the finder could not see whether the lattice runs on there.
+// Where the board runs out of the picture, the finder can fit the visible lines and carry the
+// grid on past the board's near edge, over the table or a score sheet, whose points the reader
+// may still see crossed (a gomrade photo with its right third cut off: 275 of 309 read lined).
+func slidOffBoard(img gocv.Mat, c calib.Calibration) bool {
+	var others calib.DriftTests
+	for t := calib.DriftNoLines + 1; t <= calib.DriftStonesOff; t++ {
+		if t < calib.DriftEdgeMissing || t > calib.DriftEdgeMissing+3 {
+			others = others.With(t)
+		}
+	}
+	rep, err := calib.CheckPast(img, c, others)
+	if err != nil || !rep.Moved || rep.Test == calib.DriftNoLines {
+		return false
+	}
+	// The side's opposite, one line on: top (0) -> down, right (1) -> left, bottom (2) -> up,
+	// left (3) -> right.
+	moved, err := movedLines(c, [4][2]float64{{0, 1}, {-1, 0}, {0, -1}, {1, 0}}[rep.Test-calib.DriftEdgeMissing])
+	if err != nil {
+		return false
+	}
+	w, h := float64(c.ImageWidth-1), float64(c.ImageHeight-1)
+	for _, q := range moved.Corners {
+		if q.X < 0 || q.Y < 0 || q.X > w || q.Y > h {
+			return true
+		}
+	}
+	return false
+}
+
+// movedLines is cal's grid moved by d (columns, rows) whole lines, with cal's other terms.
+func movedLines(cal calib.Calibration, d [2]float64) (calib.Calibration, error) {
+	n := float64(cal.Size - 1)
+	q := [4]calib.Point2{cal.GridPixel(d[0], d[1]), cal.GridPixel(n+d[0], d[1]),
+		cal.GridPixel(n+d[0], n+d[1]), cal.GridPixel(d[0], n+d[1])}
+	c, err := calib.FromCorners(cal.ImageWidth, cal.ImageHeight, cal.Size, q)
+	if err != nil {
+		return calib.Calibration{}, err
+	}
+	c.BlackSide, c.Confidence, c.LightLines, c.Lens = cal.BlackSide, cal.Confidence, cal.LightLines, cal.Lens
+	return c, nil
 }
 
 // stonesPlace is the grid check of an unsure fit whose lines do not show (a pale board, its lines
@@ -182,15 +238,16 @@ func framed(img gocv.Mat, c calib.Calibration, stones calib.StoneFit) bool {
 const OutlineMinConfidence = 0.05
 
 // outlineGrid is FindBoard's last look, where the finder's bars refused every grid: the grids
-// the board's outlines place (calib.OutlineGrids, where the lines are too faint, blurred or noisy
-// to clear those bars), the first the reader vouches for (outlineVouched).
-func outlineGrid(img gocv.Mat, size int, p Params) (calib.Calibration, bool) {
-	grids, err := calib.OutlineGrids(img, calib.FindOptions{Size: size, MinConfidence: OutlineMinConfidence})
-	if err != nil {
+// the board's outlines placed below them (calib.BelowBar, where the lines are too faint, blurred
+// or noisy to clear those bars), the first with line evidence enough to judge
+// (OutlineMinConfidence) that the reader vouches for (outlineVouched).
+func outlineGrid(img gocv.Mat, refusal error, p Params) (calib.Calibration, bool) {
+	var below *calib.BelowBar
+	if !errors.As(refusal, &below) {
 		return calib.Calibration{}, false
 	}
-	for _, o := range grids {
-		if outlineVouched(img, o, p) {
+	for _, o := range below.Bent(img) {
+		if o.Confidence >= OutlineMinConfidence && outlineVouched(img, o, p) {
 			return o, true
 		}
 	}
@@ -312,15 +369,11 @@ func CheckGrid(img gocv.Mat, cal calib.Calibration, p Params) calib.Calibration 
 		return cal
 	}
 	best := cal
-	n := float64(cal.Size - 1)
 	for _, d := range [4][2]float64{{0, -1}, {0, 1}, {-1, 0}, {1, 0}} {
-		q := [4]calib.Point2{cal.GridPixel(d[0], d[1]), cal.GridPixel(n+d[0], d[1]),
-			cal.GridPixel(n+d[0], n+d[1]), cal.GridPixel(d[0], n+d[1])}
-		c, err := calib.FromCorners(cal.ImageWidth, cal.ImageHeight, cal.Size, q)
+		c, err := movedLines(cal, d)
 		if err != nil {
 			continue
 		}
-		c.BlackSide, c.Confidence, c.LightLines, c.Lens = cal.BlackSide, cal.Confidence, cal.LightLines, cal.Lens
 		if !c.InView() {
 			continue // the finder refuses a grid the picture cuts, and so does its check
 		}
