@@ -334,10 +334,15 @@ func serveWindow(ctx context.Context, a fyne.App, win fyne.Window, quitAfter tim
 			quit = time.After(quitAfter)
 		}
 		select {
-		case <-ctx.Done(): // SIGTERM from systemd, or the window already closed (Quit is then harmless)
+		case <-ctx.Done(): // SIGTERM from systemd, or the window already closed
 		case <-quit:
 		}
-		fyne.Do(a.Quit)
+		select {
+		case <-closed:
+			return
+		default:
+			fyne.Do(func() { quitWindow(a, log) })
+		}
 		// Fyne 2.7.1 can deadlock while it shuts down: its lifecycle queue may hand the main loop a
 		// call just after the loop has stopped taking them, and wait for it forever (1 stop in 10 to
 		// 20 under load, caught with a goroutine dump). Every record is already on disk, so the
@@ -351,6 +356,19 @@ func serveWindow(ctx context.Context, a fyne.App, win fyne.Window, quitAfter tim
 	}()
 	win.ShowAndRun()
 	close(closed)
+}
+
+// quitWindow asks the app to quit. Fyne quits on SIGTERM by itself as well, and a Quit that
+// comes after its loop has stopped runs on a terminated GLFW and panics ("The GLFW library is
+// not initialized": seen once when systemd stopped the kiosk on one busy core). That late Quit is
+// let go: the window is closing anyway, and every record is on disk.
+func quitWindow(a fyne.App, log *slog.Logger) {
+	defer func() {
+		if r := recover(); r != nil {
+			log.Info("the window had already quit", "detail", r)
+		}
+	}()
+	a.Quit()
 }
 
 // quitGrace is how long the window may take to close once asked to.
