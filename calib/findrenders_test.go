@@ -381,6 +381,18 @@ func TestFindBoardSlidOffBoardRoboflow(t *testing.T) {
 	findRoboflow(t, "4b720621c953", true)
 }
 
+// TestFindBoardCornerAtPictureEdge runs a rendered 19x19 board turned 30 degrees with its top
+// corner at the picture's edge (`-seed 31337` scene 167). Its bottom edge line is dark under the
+// board's own shadow and a hand, so that edge reads as missing, and a line beyond its top side
+// would leave the picture at one end; but the picture does not cut the board along that side
+// (the line beyond runs 4.8 spacings inside it at its other end), so the grid is no slid one
+// (vision.FindBoard's slidOffBoard) and must be found.
+func TestFindBoardCornerAtPictureEdge(t *testing.T) {
+	findRenderedScenes(t, []renderedScene{
+		{"31337/167: 19x19 yellow wood, glass stones, a hand", 15243791230378650906, demo.SampleOptions{Size: 19, W: 640, H: 480, HandChance: 0.3}, true},
+	})
+}
+
 // TestOutlineGridLinesRunOn runs the Roboflow photo of a 15x15 board (b971e23e1203), a size the
 // kiosk does not play. In its outline the finder's best grid is a 13x13 one line inside the
 // board's, whose points show their lines crossing as the board's own do; the lines running on past

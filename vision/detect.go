@@ -162,11 +162,14 @@ func FindBoard(img gocv.Mat, size int, p Params) (calib.Calibration, error) {
 
 // slidOffBoard reports whether an unsure fit is the part of a lattice the picture cuts, slid
 // over the table: one of its edge lines is missing from the line map (calib.Check's edge tests)
-// while its opposite side lies against the picture's edge, where a line one spacing beyond it
-// would not be in the picture, so the finder could not see whether the lattice runs on there.
-// Where the board runs out of the picture, the finder can fit the visible lines and carry the
-// grid on past the board's near edge, over the table or a score sheet, whose points the reader
-// may still see crossed (a gomrade photo with its right third cut off: 275 of 309 read lined).
+// while the picture's edge runs along its opposite side: a line one spacing beyond that side would
+// lie, at both its ends, less than a spacing inside the picture or out of it, so the finder could
+// not see whether the lattice runs on there. Where the board runs out of the picture, the finder
+// can fit the visible lines and carry the grid on past the board's near edge, over the table or a
+// score sheet, whose points the reader may still see crossed (a gomrade photo with its right
+// third cut off: 275 of 309 read lined). A board merely turned with one corner at the picture's
+// edge is not cut along a side: its line beyond ran 4.8 spacings inside at its other end (a render
+// whose far edge line was dark under its own shadow), the cut boards' 0.6 at most.
 func slidOffBoard(img gocv.Mat, c calib.Calibration) bool {
 	var others calib.DriftTests
 	for t := calib.DriftNoLines + 1; t <= calib.DriftStonesOff; t++ {
@@ -178,19 +181,24 @@ func slidOffBoard(img gocv.Mat, c calib.Calibration) bool {
 	if err != nil || !rep.Moved || rep.Test == calib.DriftNoLines {
 		return false
 	}
-	// The side's opposite, one line on: top (0) -> down, right (1) -> left, bottom (2) -> up,
-	// left (3) -> right.
-	moved, err := movedLines(c, [4][2]float64{{0, 1}, {-1, 0}, {0, -1}, {1, 0}}[rep.Test-calib.DriftEdgeMissing])
-	if err != nil {
-		return false
-	}
+	// The missing side, its opposite's two ends (grid columns and rows) and the step one line on
+	// beyond it: top (0) -> the bottom row, down; right (1) -> the left column, left; bottom (2)
+	// -> the top row, up; left (3) -> the right column, right.
+	side := int(rep.Test - calib.DriftEdgeMissing)
+	n := float64(c.Size - 1)
+	ends := [4][2][2]float64{{{0, n}, {n, n}}, {{0, 0}, {0, n}}, {{0, 0}, {n, 0}}, {{n, 0}, {n, n}}}[side]
+	step := [4][2]float64{{0, 1}, {-1, 0}, {0, -1}, {1, 0}}[side]
 	w, h := float64(c.ImageWidth-1), float64(c.ImageHeight-1)
-	for _, q := range moved.Corners {
-		if q.X < 0 || q.Y < 0 || q.X > w || q.Y > h {
-			return true
+	for _, e := range ends {
+		at := c.GridPixel(e[0], e[1])
+		beyond := c.GridPixel(e[0]+step[0], e[1]+step[1])
+		spacing := math.Hypot(beyond.X-at.X, beyond.Y-at.Y)
+		inside := min(beyond.X, w-beyond.X, beyond.Y, h-beyond.Y) // negative out of the picture
+		if inside >= spacing {
+			return false
 		}
 	}
-	return false
+	return true
 }
 
 // movedLines is cal's grid moved by d (columns, rows) whole lines, with cal's other terms.
