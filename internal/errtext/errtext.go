@@ -10,7 +10,7 @@ import "strings"
 // with in the package's place), each as it heads an error message. The test checks that every
 // package of the module is here.
 var prefixes = []string{
-	"benchcpu", "brokerconf", "calib", "capture", "clock", "config", "dashboard", "demo", "doctor",
+	"benchcpu", "brokerconf", "calib", "capture", "clock", "config", "cutframe", "dashboard", "demo", "doctor",
 	"engine", "errtext", "evalset", "fonttrim", "framepipe", "gomem", "gotha", "gpio", "gpiocdev", "gtp", "halltest", "homography",
 	"hoshi", "imagefile", "infer", "journal", "link", "locale", "localeenv", "mtrim", "observe",
 	"publish", "readertrain", "record", "referee", "rendertest", "replay", "saidscan", "sdnotify", "sfnt", "sgf",
