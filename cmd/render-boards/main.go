@@ -8,11 +8,12 @@
 // seen in the picture; stones are rows of '.', 'X' (black), 'O' (white), row 0 = the top of the
 // picture, column 0 = its left (observe.ParseText's convention); covered lists the points a hand
 // hides. Positions are random legal-looking boards or, with -sgf, boards of real games at a random
-// move. With -sheet it writes one contact sheet of the scenes instead.
+// move (with -late F, a move in the last F of the game: crowded boards, as in a photo taken near
+// the end). With -sheet it writes one contact sheet of the scenes instead.
 //
 // Usage:
 //
-//	render-boards -out DIR [-n 2000] [-seed 1] [-sgf ../shared/sgf-corpus] [-sizes 9:1,13:1,19:3]
+//	render-boards -out DIR [-n 2000] [-seed 1] [-sgf ../shared/sgf-corpus [-sgf-share 0.6] [-late F]] [-sizes 9:1,13:1,19:3]
 //	              [-frames 640x480,800x600,960x720,1024x768,1280x720] [-hard 0.15] [-hands 0.3] [-workers N]
 //	render-boards -sheet /tmp/sheet.png [-n 24] ...
 package main
@@ -62,6 +63,7 @@ type options struct {
 	frames             [][2]int
 	hard, hands        float64
 	fromSGF            float64
+	late               float64
 }
 
 type weighted struct {
@@ -94,6 +96,7 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fsFlags.StringVar(&o.sheet, "sheet", "", "write a contact sheet of the scenes to this PNG instead")
 	fsFlags.StringVar(&o.sgfDir, "sgf", "", "directory of SGF games (searched recursively) to take positions from")
 	fsFlags.Float64Var(&o.fromSGF, "sgf-share", 0.6, "share of positions taken from the SGF games when -sgf is given")
+	fsFlags.Float64Var(&o.late, "late", 0, "take SGF positions from the last part of each game: 0.5 picks a move in its second half (late, dense boards)")
 	fsFlags.IntVar(&o.n, "n", 2000, "number of scenes")
 	fsFlags.IntVar(&o.workers, "workers", runtime.GOMAXPROCS(0), "scenes rendered at once")
 	fsFlags.Uint64Var(&o.seed, "seed", 1, "seed of the whole set (scene i uses a seed derived from it and i)")
@@ -109,6 +112,9 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	}
 	if o.n <= 0 || o.workers <= 0 {
 		return o, errors.New("-n and -workers must be positive")
+	}
+	if o.late < 0 || o.late > 1 {
+		return o, fmt.Errorf("-late %v is not a share between 0 and 1", o.late)
 	}
 	for _, s := range strings.Split(sizes, ",") {
 		sz, wt, ok := strings.Cut(strings.TrimSpace(s), ":")
@@ -240,7 +246,7 @@ func scene(o options, games *corpus, i int) (demo.Sample, label, error) {
 	opt := demo.SampleOptions{Size: size, W: fr[0], H: fr[1], Hard: pick(3) < o.hard, HandChance: o.hands}
 	source := "random"
 	if games != nil && pick(4) < o.fromSGF {
-		if st, src, ok := games.position(size, mix(seed^5)); ok {
+		if st, src, ok := games.position(size, o.late, mix(seed^5)); ok {
 			opt.Stones, source = st, src
 		}
 	}
@@ -341,8 +347,9 @@ func loadCorpus(dir string) (*corpus, error) {
 	return c, nil
 }
 
-// position returns the board of a random game of the size at a random move.
-func (c *corpus) position(size int, seed uint64) ([]demo.Stone, string, bool) {
+// position returns the board of a random game of the size at a random move; with late > 0 the move is
+// drawn from the game's last late share of moves.
+func (c *corpus) position(size int, late float64, seed uint64) ([]demo.Stone, string, bool) {
 	files := c.bySize[size]
 	if len(files) == 0 {
 		return nil, "", false
@@ -369,7 +376,11 @@ func (c *corpus) position(size int, seed uint64) ([]demo.Stone, string, bool) {
 		return nil, "", false
 	}
 	moves := rec.MoveCount()
-	m := int(frac(mix(seed^2)) * float64(moves+1))
+	if late <= 0 {
+		late = 1 // the whole game
+	}
+	first := int(float64(moves) * (1 - late))
+	m := first + int(frac(mix(seed^2))*float64(moves+1-first))
 	st, err := demo.PositionAfter(rec, m)
 	if err != nil {
 		return nil, "", false

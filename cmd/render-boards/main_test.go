@@ -3,13 +3,17 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"image/png"
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
+	"tengen/engine/sgf"
 	"tengen/internal/shareddata"
 	"tengen/vision/observe"
 )
@@ -28,6 +32,9 @@ func TestParseFlags(t *testing.T) {
 		{"bad weight", []string{"-out", "x", "-sizes", "19:zero"}, false},
 		{"bad frame", []string{"-out", "x", "-frames", "640by480"}, false},
 		{"no scenes", []string{"-out", "x", "-n", "0"}, false},
+		{"late", []string{"-out", "x", "-late", "0.2"}, true},
+		{"late past the game", []string{"-out", "x", "-late", "1.5"}, false},
+		{"late negative", []string{"-out", "x", "-late", "-0.1"}, false},
 		{"sizes and frames", []string{"-out", "x", "-sizes", "9,19:3", "-frames", "320x240, 640x480"}, true},
 	} {
 		_, err := parseFlags(tc.args, io.Discard)
@@ -86,27 +93,58 @@ func TestWritesLabelledPictures(t *testing.T) {
 	}
 }
 
-// TestCorpusPositions takes boards from real 9x9 games.
+// TestCorpusPositions takes boards from real 9x9 games: anywhere in a game, and with -late 0.2
+// at a move at least four fifths of the way through it.
 func TestCorpusPositions(t *testing.T) {
 	c, err := loadCorpus(shareddata.Path(t, "sgf-corpus", "gnugo-selfplay-9x9-resolved"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	found := 0
-	for seed := range uint64(20) {
-		st, src, ok := c.position(9, mix(seed))
-		if !ok {
-			continue
+	for _, late := range []float64{0, 0.2} {
+		found := 0
+		for seed := range uint64(20) {
+			st, src, ok := c.position(9, late, mix(seed))
+			if !ok {
+				continue
+			}
+			found++
+			if len(st) != 81 || !strings.Contains(src, "gnugo-selfplay") {
+				t.Errorf("late %v, seed %d: %d points from %q", late, seed, len(st), src)
+			}
+			move, moves, err := sourceMove(src)
+			if err != nil {
+				t.Fatal(err)
+			}
+			share := late
+			if share == 0 {
+				share = 1 // the whole game
+			}
+			if move > moves || float64(move) < float64(moves)*(1-share)-1 {
+				t.Errorf("late %v: %q: move %d of %d", late, src, move, moves)
+			}
 		}
-		found++
-		if len(st) != 81 || !strings.Contains(src, "gnugo-selfplay") {
-			t.Errorf("seed %d: %d points from %q", seed, len(st), src)
+		if found < 15 {
+			t.Errorf("late %v: %d of 20 positions from the corpus", late, found)
 		}
 	}
-	if found < 15 {
-		t.Errorf("%d of 20 positions from the corpus", found)
-	}
-	if _, _, ok := c.position(19, 1); ok {
+	if _, _, ok := c.position(19, 0, 1); ok {
 		t.Error("a 19x19 board from a 9x9 corpus")
 	}
+}
+
+// sourceMove reads a position's source ("PATH#RECORD@MOVE") back: the move and its game's length.
+func sourceMove(src string) (move, moves int, err error) {
+	path, at, _ := strings.Cut(src, "#")
+	k, m, _ := strings.Cut(at, "@")
+	rec, err1 := strconv.Atoi(k)
+	move, err2 := strconv.Atoi(m)
+	data, err3 := os.ReadFile(path)
+	if err := errors.Join(err1, err2, err3); err != nil {
+		return 0, 0, fmt.Errorf("source %q: %w", src, err)
+	}
+	recs, err := sgf.ReadRecords(data)
+	if err != nil || rec >= len(recs) {
+		return 0, 0, fmt.Errorf("source %q: %d records: %w", src, len(recs), err)
+	}
+	return move, recs[rec].MoveCount(), nil
 }
