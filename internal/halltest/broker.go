@@ -7,12 +7,14 @@ package halltest
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"net"
 	"os"
 	"os/exec"
 	"os/user"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -68,17 +70,32 @@ func Start(tb testing.TB, tables int) *Broker {
 	return StartWith(tb, brokerconf.Options{Tables: tables})
 }
 
+// startAttempts is how many free ports a new broker is tried on: a port FreePort found free can
+// be taken again (by another test's broker or connection) before the broker binds it.
+const startAttempts = 3
+
+// errPortTaken is a broker's exit at start on a port taken since FreePort found it free.
+var errPortTaken = errors.New("halltest: a port was taken before the broker bound it")
+
 // StartWith generates the set-up o describes (the hall, port, address and user are the test's)
-// and starts Mosquitto with it.
+// and starts Mosquitto with it, on another free port if the first was taken meanwhile.
 func StartWith(tb testing.TB, o brokerconf.Options) *Broker {
 	tb.Helper()
-	b, err := generate(tb, Program(tb), o)
-	if err != nil {
-		tb.Fatal(err)
+	prog := Program(tb)
+	for attempt := 1; ; attempt++ {
+		b, err := generate(tb, prog, o)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		err = b.start()
+		if err == nil {
+			tb.Cleanup(b.Kill)
+			return b
+		}
+		if !errors.Is(err, errPortTaken) || attempt == startAttempts {
+			tb.Fatal(err)
+		}
 	}
-	b.Restart()
-	tb.Cleanup(b.Kill)
-	return b
 }
 
 // generate writes the set-up o describes (the hall, port, address and user are the test's) into a
@@ -107,16 +124,24 @@ func (b *Broker) URL() string { return fmt.Sprintf("mqtt://127.0.0.1:%d", b.Port
 // until it accepts connections.
 func (b *Broker) Restart() {
 	b.tb.Helper()
+	if err := b.start(); err != nil {
+		b.tb.Fatal(err)
+	}
+}
+
+// start is Restart, returning what went wrong: errPortTaken when the broker exited at start
+// because its port is in use.
+func (b *Broker) start() error {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.cmd != nil {
-		b.tb.Fatal("halltest: Restart while the broker runs")
+		return errors.New("halltest: Restart while the broker runs")
 	}
 	cmd := exec.Command(b.prog, "-c", filepath.Join(b.Dir, brokerconf.ConfFile))
 	b.log = &lockedBuffer{}
 	cmd.Stdout, cmd.Stderr = b.log, b.log
 	if err := cmd.Start(); err != nil {
-		b.tb.Fatal(err)
+		return fmt.Errorf("halltest: start mosquitto: %w", err)
 	}
 	done := make(chan struct{})
 	go func() { _ = cmd.Wait(); close(done) }()
@@ -126,16 +151,19 @@ func (b *Broker) Restart() {
 		c, err := net.DialTimeout("tcp", fmt.Sprintf("127.0.0.1:%d", b.Port), 200*time.Millisecond)
 		if err == nil {
 			c.Close()
-			return
+			return nil
 		}
 		select {
 		case <-done:
 			b.cmd = nil
-			b.tb.Fatalf("mosquitto exited at start: %s", b.log.String())
+			if log := b.log.String(); strings.Contains(log, "Address already in use") {
+				return fmt.Errorf("%w: mosquitto exited at start: %s", errPortTaken, log)
+			}
+			return fmt.Errorf("mosquitto exited at start: %s", b.log.String())
 		default:
 		}
 		if time.Now().After(deadline) {
-			b.tb.Fatalf("mosquitto does not listen on %d after 10s: %s", b.Port, b.log.String())
+			return fmt.Errorf("mosquitto does not listen on %d after 10s: %s", b.Port, b.log.String())
 		}
 		time.Sleep(20 * time.Millisecond)
 	}

@@ -8,6 +8,7 @@ import (
 	"crypto/x509"
 	"crypto/x509/pkix"
 	"encoding/pem"
+	"errors"
 	"fmt"
 	"math/big"
 	"net"
@@ -37,45 +38,54 @@ func (t TLS) URL() string { return fmt.Sprintf("mqtts://127.0.0.1:%d", t.Port) }
 func StartTLS(tb testing.TB, tables int) (*Broker, TLS) {
 	tb.Helper()
 	prog := Program(tb)
-	b, err := generate(tb, prog, brokerconf.Options{Tables: tables})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	conf := filepath.Join(b.Dir, brokerconf.ConfFile)
-	certDir := conf + ".d"
-	if err := os.MkdirAll(certDir, 0o700); err != nil {
-		tb.Fatal(err)
-	}
-	ca, caKey, err := NewCA("Tengen test hall CA")
-	if err != nil {
-		tb.Fatal(err)
-	}
-	if err := writeServerCert(certDir, ca, caKey); err != nil {
-		tb.Fatal(err)
-	}
-	text, err := os.ReadFile(conf)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	pool := x509.NewCertPool()
-	pool.AddCert(ca)
 	// A port FreePort found free can be taken again before the broker binds it (by another
-	// test's connection or broker): then the listener is not the broker's, or the broker exits.
-	// Only a TLS handshake with the hall's CA shows the listener is ours; else try another port.
-	var last string
-	for attempt := 0; attempt < 3; attempt++ {
+	// test's connection or broker): then the broker exits, or the listener is not the broker's.
+	// Only a TLS handshake with the hall's CA shows the listener is ours; else the hall is set up
+	// again on other ports.
+	var last error
+	for attempt := 0; attempt < startAttempts; attempt++ {
+		b, err := generate(tb, prog, brokerconf.Options{Tables: tables})
+		if err != nil {
+			tb.Fatal(err)
+		}
+		conf := filepath.Join(b.Dir, brokerconf.ConfFile)
+		certDir := conf + ".d"
+		if err := os.MkdirAll(certDir, 0o700); err != nil {
+			tb.Fatal(err)
+		}
+		ca, caKey, err := NewCA("Tengen test hall CA")
+		if err != nil {
+			tb.Fatal(err)
+		}
+		if err := writeServerCert(certDir, ca, caKey); err != nil {
+			tb.Fatal(err)
+		}
+		text, err := os.ReadFile(conf)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		pool := x509.NewCertPool()
+		pool.AddCert(ca)
 		port := FreePort(tb)
 		if err := os.WriteFile(conf, []byte(withTLS(tb, string(text), port)), 0o644); err != nil {
 			tb.Fatal(err)
 		}
-		b.Restart()
-		if last = waitTLS(b, port, pool); last == "" {
-			tb.Cleanup(b.Kill)
-			return b, TLS{Port: port, CAFile: filepath.Join(certDir, "ca.crt")}
+		if err := b.start(); err != nil {
+			if !errors.Is(err, errPortTaken) {
+				tb.Fatal(err)
+			}
+			last = err
+			continue
 		}
-		b.Kill()
+		if msg := waitTLS(b, port, pool); msg != "" {
+			last = errors.New(msg)
+			b.Kill()
+			continue
+		}
+		tb.Cleanup(b.Kill)
+		return b, TLS{Port: port, CAFile: filepath.Join(certDir, "ca.crt")}
 	}
-	tb.Fatalf("mosquitto's TLS listener: %s", last)
+	tb.Fatalf("mosquitto's TLS listener: %v", last)
 	return nil, TLS{}
 }
 
