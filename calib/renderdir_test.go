@@ -226,20 +226,13 @@ func measureRender(p evalset.Photo) renderResult {
 		r.err = err
 		return r
 	}
-	if bent, err := calib.FitLens(img, drawn); err == nil {
-		drawn = bent
-	}
-	reader, err := vision.NewReader(drawn, vision.Params{})
+	// Read as `kiosk detect --calib` reads: a lens term fitted to the drawn corners, then the reader.
+	d, err := vision.Detect(img, vision.DetectOptions{Calibration: &drawn})
 	if err != nil {
 		r.err = err
 		return r
 	}
-	defer reader.Close()
-	rd, err := reader.Read(img)
-	if err != nil {
-		r.err = err
-		return r
-	}
+	rd := d.Reading
 	covered := map[[2]int]bool{}
 	for _, c := range p.Covered {
 		covered[c] = true
