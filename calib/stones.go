@@ -464,12 +464,14 @@ func latticeFrom(blobs []stoneBlob, least, shortest float64) (h [9]float64, src 
 type gridStep struct{ to, du, dv int }
 
 // numberAndFit numbers the stones by a breadth-first walk over their neighbour steps (steps[i]
-// for stone i) from root, fits a homography from the numbers to the centres, then renumbers
-// every stone by the fit and fits again, three times. It returns the fit and the grid numbers
-// of the stones within a quarter spacing of its intersections.
+// for stone i) from root and fits a homography from the numbers to the centres in two ways:
+// from every stone's walked number, and grown out from the stones two steps from root or nearer
+// (growFit). Each fit is settled (settleFit), and the one returned (with the grid numbers of the
+// stones within a quarter spacing of its intersections) is the walked one unless the grown one
+// holds clearly more.
 func numberAndFit(blobs []stoneBlob, root int, steps [][]gridStep) ([9]float64, []Point2, bool) {
-	var h [9]float64
 	idx := make([][2]int, len(blobs))
+	depth := make([]int, len(blobs))
 	seen := make([]bool, len(blobs))
 	seen[root] = true
 	queue := []int{root}
@@ -479,46 +481,170 @@ func numberAndFit(blobs []stoneBlob, root int, steps [][]gridStep) ([9]float64, 
 		for _, e := range steps[i] {
 			if !seen[e.to] {
 				idx[e.to] = [2]int{idx[i][0] + e.du, idx[i][1] + e.dv}
+				depth[e.to] = depth[i] + 1
 				seen[e.to] = true
 				queue = append(queue, e.to)
 			}
 		}
 	}
-	var src, dst []Point2
-	for i, b := range blobs {
-		if seen[i] {
-			src = append(src, Point2{float64(idx[i][0]), float64(idx[i][1])})
-			dst = append(dst, Point2{b.x, b.y})
-		}
-	}
-	if len(src) < 12 {
-		return h, nil, false
-	}
-	h, ok := fitHomography(src, dst)
-	if !ok {
-		return h, nil, false
-	}
-	for iter := 0; iter < 3; iter++ {
-		inv, ok := invert3(h)
-		if !ok {
-			return h, nil, false
-		}
-		src, dst = src[:0], dst[:0]
-		for _, b := range blobs {
-			g := applyH(inv, Point2{b.x, b.y})
-			if offPoint(g) < 0.25 {
-				src = append(src, Point2{math.Round(g.X), math.Round(g.Y)})
+	// walked is the stones the walk reached within hops of root: their numbers and centres.
+	walked := func(hops int) (src, dst []Point2) {
+		for i, b := range blobs {
+			if seen[i] && depth[i] <= hops {
+				src = append(src, Point2{float64(idx[i][0]), float64(idx[i][1])})
 				dst = append(dst, Point2{b.x, b.y})
 			}
 		}
-		if len(src) < 12 {
-			return h, nil, false
-		}
-		if h, ok = fitHomography(src, dst); !ok {
-			return h, nil, false
+		return src, dst
+	}
+	var h [9]float64
+	var on []Point2
+	if hw, ok := fitHomography(walked(len(blobs))); ok {
+		h, on, _ = settleFit(blobs, hw)
+	}
+	// The grown fit replaces the walked one only when clearly better: a tenth more stones on its
+	// points. Where the walk numbered the board right the two fits differ by a stone or two, and
+	// that difference moved the grid the lines then settle on (a Roboflow photo found at 0.57
+	// with the walked fit was refused with a grown one holding one stone more). A grown fit is
+	// not let span more than the largest board and a line of the table each way: taking in
+	// more, it has run on over a bowl or other dark things beside the board, on a finer lattice.
+	src, dst := walked(2)
+	if hg, ok := growFit(blobs, src, dst, idx[root]); ok {
+		if hs, grown, ok := settleFit(blobs, hg); ok && 10*len(grown) >= 11*len(on)+10 && spanOf(grown) <= slices.Max(defaultSizes[:])+2 {
+			h, on = hs, grown
 		}
 	}
+	return h, on, len(on) >= 12
+}
+
+// spanOf is how many lines the grid numbers nums span, the more of the two ways.
+func spanOf(nums []Point2) int {
+	if len(nums) == 0 {
+		return 0
+	}
+	lo, hi := numberRange(nums)
+	return int(math.Max(hi.X-lo.X, hi.Y-lo.Y)) + 1
+}
+
+// numberRange is the least and the greatest column and row of the grid numbers nums (not empty).
+func numberRange(nums []Point2) (lo, hi Point2) {
+	lo, hi = nums[0], nums[0]
+	for _, p := range nums {
+		lo = Point2{math.Min(lo.X, p.X), math.Min(lo.Y, p.Y)}
+		hi = Point2{math.Max(hi.X, p.X), math.Max(hi.Y, p.Y)}
+	}
+	return lo, hi
+}
+
+// onPoints returns the grid numbers and centres of the stones within a quarter spacing of the
+// points of the fit h (grid numbers to pixels) and, when reach is not negative, no more than
+// reach lines from the point root either way.
+func onPoints(blobs []stoneBlob, h [9]float64, reach int, root [2]int) (src, dst []Point2, ok bool) {
+	inv, ok := invert3(h)
+	if !ok {
+		return nil, nil, false
+	}
+	for _, b := range blobs {
+		g := applyH(inv, Point2{b.x, b.y})
+		u, v := math.Round(g.X), math.Round(g.Y)
+		if offPoint(g) >= 0.25 || (reach >= 0 && max(math.Abs(u-float64(root[0])), math.Abs(v-float64(root[1]))) > float64(reach)) {
+			continue
+		}
+		src = append(src, Point2{u, v})
+		dst = append(dst, Point2{b.x, b.y})
+	}
+	return src, dst, true
+}
+
+// settleFit renumbers every stone by the fit h and fits again, three times, and returns the fit
+// and the grid numbers of the stones within a quarter spacing of its intersections, or false
+// when fewer than a dozen are.
+func settleFit(blobs []stoneBlob, h [9]float64) ([9]float64, []Point2, bool) {
+	var src []Point2
+	for iter := 0; iter < 3; iter++ {
+		s, dst, ok := onPoints(blobs, h, -1, [2]int{})
+		if !ok || len(s) < 12 {
+			return h, nil, false
+		}
+		if h, ok = fitHomography(s, dst); !ok {
+			return h, nil, false
+		}
+		src = s
+	}
 	return h, src, true
+}
+
+// growFit fits grid numbers to stone centres grown out from a patch: first the patch's stones
+// (grid numbers src at centres dst, around the point root), then, ring by ring two lines wider,
+// the stones within a quarter spacing of the points the fit so far puts them on. A board seen at
+// an angle has its far spacing well under its near one, so numbers walked from stone to stone in
+// one basis go wrong far from where the walk began, while the fit's own prediction a ring ahead
+// stays within a quarter spacing. The grown fit is kept only when it still puts nine in ten of
+// the patch's stones on the points the walk gave them: one that drifted to another lattice on the
+// way does not.
+func growFit(blobs []stoneBlob, src, dst []Point2, root [2]int) ([9]float64, bool) {
+	patch, at := slices.Clone(src), slices.Clone(dst)
+	h, ok := fitGridPart(src, dst)
+	for reach := 4; ok && reach <= MaxSize+1; reach += 2 {
+		if src, dst, ok = onPoints(blobs, h, reach, root); ok {
+			h, ok = fitGridPart(src, dst)
+		}
+	}
+	if !ok {
+		return h, false
+	}
+	inv, ok := invert3(h)
+	if !ok {
+		return h, false
+	}
+	kept := 0
+	for i, p := range at {
+		if g := applyH(inv, p); offPoint(g) < 0.25 && math.Round(g.X) == patch[i].X && math.Round(g.Y) == patch[i].Y {
+			kept++
+		}
+	}
+	return h, 10*kept >= 9*len(patch)
+}
+
+// fitGridPart fits grid numbers src to centres dst: a homography when they span five lines or
+// more both ways, else an affine map (a homography's perspective terms are not settled by a
+// small patch of the lattice, and throw its prediction a ring ahead off). It needs six stones.
+func fitGridPart(src, dst []Point2) ([9]float64, bool) {
+	if len(src) < 6 {
+		return [9]float64{}, false
+	}
+	lo, hi := numberRange(src)
+	if hi.X-lo.X >= 5 && hi.Y-lo.Y >= 5 && len(src) >= 12 {
+		return fitHomography(src, dst)
+	}
+	return fitAffine(src, dst)
+}
+
+// fitAffine is the least-squares affine map taking src to dst, as a homography.
+func fitAffine(src, dst []Point2) ([9]float64, bool) {
+	// The normal equations of x' = a u + b v + c (and y' alike), centred for conditioning.
+	var mu, mv float64
+	for _, p := range src {
+		mu, mv = mu+p.X, mv+p.Y
+	}
+	n := float64(len(src))
+	mu, mv = mu/n, mv/n
+	var suu, suv, svv, sux, svx, suy, svy, mx, my float64
+	for i, p := range src {
+		u, v := p.X-mu, p.Y-mv
+		suu, suv, svv = suu+u*u, suv+u*v, svv+v*v
+		sux, svx = sux+u*dst[i].X, svx+v*dst[i].X
+		suy, svy = suy+u*dst[i].Y, svy+v*dst[i].Y
+		mx, my = mx+dst[i].X, my+dst[i].Y
+	}
+	mx, my = mx/n, my/n
+	det := suu*svv - suv*suv
+	if math.Abs(det) < 1e-9 {
+		return [9]float64{}, false
+	}
+	a, b := (sux*svv-svx*suv)/det, (svx*suu-sux*suv)/det
+	d, e := (suy*svv-svy*suv)/det, (svy*suu-suy*suv)/det
+	return [9]float64{a, b, mx - a*mu - b*mv, d, e, my - d*mu - e*mv, 0, 0, 1}, true
 }
 
 // fitHomography is the least-squares homography taking src to dst (internal/homography.Fit).

@@ -13,10 +13,24 @@ import (
 // tiltedBoard is the homography taking 19x19 grid numbers to the pixels of a board seen a little
 // from the side in a w x h frame.
 func tiltedBoard(t testing.TB, w, h float64) [9]float64 {
+	return boardAt(t, w, h, [4]Point2{{0.2, 0.1}, {0.8, 0.12}, {0.87, 0.9}, {0.13, 0.88}})
+}
+
+// steepBoard is tiltedBoard for a board seen at about 45 degrees: its far edge is under half as
+// wide as its near one, and its far rows under a quarter as deep (14 pixels against 66).
+func steepBoard(t testing.TB, w, h float64) [9]float64 {
+	return boardAt(t, w, h, [4]Point2{{0.3, 0.15}, {0.7, 0.15}, {0.95, 0.9}, {0.05, 0.9}})
+}
+
+// boardAt is the homography taking 19x19 grid numbers to the pixels of a w x h frame whose board
+// corners (TL, TR, BR, BL) are at the given shares of its width and height.
+func boardAt(t testing.TB, w, h float64, at [4]Point2) [9]float64 {
 	t.Helper()
-	hm, ok := homographyFrom4(
-		[4]Point2{{0, 0}, {18, 0}, {18, 18}, {0, 18}},
-		[4]Point2{{0.2 * w, 0.1 * h}, {0.8 * w, 0.12 * h}, {0.87 * w, 0.9 * h}, {0.13 * w, 0.88 * h}})
+	var px [4]Point2
+	for i, a := range at {
+		px[i] = Point2{a.X * w, a.Y * h}
+	}
+	hm, ok := homographyFrom4([4]Point2{{0, 0}, {18, 0}, {18, 18}, {0, 18}}, px)
 	if !ok {
 		t.Fatal("no homography for the test board")
 	}
@@ -31,20 +45,29 @@ func TestStoneLatticeNumbersTheStones(t *testing.T) {
 		name   string
 		stones int // of 361 points
 		specks int
+		steep  bool // seen at about 45 degrees: the far edge under half as wide as the near one
 	}{
-		{"an opening", 40, 0},
-		{"a middle game with specks", 150, 10},
-		{"a crowded board", 300, 20},
+		{"an opening", 40, 0, false},
+		{"a middle game with specks", 150, 10, false},
+		{"a crowded board", 300, 20, false},
+		{"a middle game seen steeply", 150, 0, true},
+		{"a crowded board seen steeply", 250, 10, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			rng := rand.New(rand.NewPCG(uint64(tc.stones), 7))
 			hm := tiltedBoard(t, 1000, 750)
+			if tc.steep {
+				hm = steepBoard(t, 1000, 750)
+			}
 			var blobs []stoneBlob
 			var truth []Point2
 			for _, k := range rng.Perm(361)[:tc.stones] {
 				g := Point2{float64(k % 19), float64(k / 19)}
 				p := applyH(hm, g)
-				blobs = append(blobs, stoneBlob{x: p.X + rng.NormFloat64(), y: p.Y + rng.NormFloat64(), r: 15})
+				// A stone is about as wide as the spacing where it lies.
+				q := applyH(hm, Point2{g.X + 1, g.Y})
+				r := 0.45 * math.Hypot(q.X-p.X, q.Y-p.Y)
+				blobs = append(blobs, stoneBlob{x: p.X + rng.NormFloat64(), y: p.Y + rng.NormFloat64(), r: r})
 				truth = append(truth, g)
 			}
 			for i := 0; i < tc.specks; i++ {
@@ -310,5 +333,38 @@ func TestFindDimStoneBlobsFindsTheBlackStonesOnADarkTable(t *testing.T) {
 	found, stray := b.check(findDimStoneBlobs(b.gray, q))
 	if len(found) != len(b.black) || len(stray) > 0 {
 		t.Errorf("findDimStoneBlobs found %d of the %d black stones, and %d blobs on the board that are none", len(found), len(b.black), len(stray))
+	}
+}
+
+// TestFitAffineRecoversTheMap: grid numbers taken through an affine map (a turned, sheared,
+// shifted patch of the lattice) are fitted back to that map; numbers all on one line are refused.
+func TestFitAffineRecoversTheMap(t *testing.T) {
+	want := [9]float64{31, -4, 212, 6, 27, 95, 0, 0, 1}
+	for _, tc := range []struct {
+		name string
+		src  []Point2
+		ok   bool
+	}{
+		{"a patch of seven stones", []Point2{{0, 0}, {1, 0}, {2, 1}, {0, 2}, {-1, 1}, {1, -2}, {3, 3}}, true},
+		{"six stones on one line", []Point2{{0, 0}, {1, 0}, {2, 0}, {3, 0}, {4, 0}, {5, 0}}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dst := make([]Point2, len(tc.src))
+			for i, p := range tc.src {
+				dst[i] = applyH(want, p)
+			}
+			got, ok := fitAffine(tc.src, dst)
+			if ok != tc.ok {
+				t.Fatalf("fitted %v, want %v", ok, tc.ok)
+			}
+			if !ok {
+				return
+			}
+			for i := range got {
+				if math.Abs(got[i]-want[i]) > 1e-6 {
+					t.Fatalf("fitted %v, want %v", got, want)
+				}
+			}
+		})
 	}
 }
