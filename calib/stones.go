@@ -328,14 +328,8 @@ func stoneLattice(blobs []stoneBlob) (h [9]float64, lo, hi [2]int, n int, ok boo
 	if len(src) < 12 {
 		return h, lo, hi, 0, false
 	}
-	lo = [2]int{math.MaxInt32, math.MaxInt32}
-	hi = [2]int{math.MinInt32, math.MinInt32}
-	for _, p := range src {
-		u, v := int(p.X), int(p.Y)
-		lo[0], lo[1] = min(lo[0], u), min(lo[1], v)
-		hi[0], hi[1] = max(hi[0], u), max(hi[1], v)
-	}
-	return h, lo, hi, len(src), true
+	l, u := numberRange(src)
+	return h, [2]int{int(l.X), int(l.Y)}, [2]int{int(u.X), int(u.Y)}, len(src), true
 }
 
 // latticeFrom is stoneLattice with neighbours taken at least least apart and a lattice whose
