@@ -569,17 +569,17 @@ func settleFit(blobs []stoneBlob, h [9]float64) ([9]float64, []Point2, bool) {
 }
 
 // growFit fits grid numbers to stone centres grown out from a patch: first the patch's stones
-// (grid numbers src at centres dst, around the point root), then, ring by ring two lines wider,
+// (grid numbers patch at centres at, around the point root), then, ring by ring two lines wider,
 // the stones within a quarter spacing of the points the fit so far puts them on. A board seen at
 // an angle has its far spacing well under its near one, so numbers walked from stone to stone in
 // one basis go wrong far from where the walk began, while the fit's own prediction a ring ahead
 // stays within a quarter spacing. The grown fit is kept only when it still puts nine in ten of
 // the patch's stones on the points the walk gave them: one that drifted to another lattice on the
 // way does not.
-func growFit(blobs []stoneBlob, src, dst []Point2, root [2]int) ([9]float64, bool) {
-	patch, at := slices.Clone(src), slices.Clone(dst)
-	h, ok := fitGridPart(src, dst)
+func growFit(blobs []stoneBlob, patch, at []Point2, root [2]int) ([9]float64, bool) {
+	h, ok := fitGridPart(patch, at)
 	for reach := 4; ok && reach <= MaxSize+1; reach += 2 {
+		var src, dst []Point2
 		if src, dst, ok = onPoints(blobs, h, reach, root); ok {
 			h, ok = fitGridPart(src, dst)
 		}
