@@ -25,7 +25,7 @@ func TestEdgeRowOfBlobs(t *testing.T) {
 		{"a full row inside the grid", row(300, 19), false},
 		{"a full row beyond the bottom edge", row(480, 19), false},
 	} {
-		if got := edgeRowOfBlobs(g, tc.blobs); got != tc.want {
+		if got := edgeRowOfBlobs(g, tc.blobs, 1000, 1000); got != tc.want {
 			t.Errorf("%s: got %v, want %v", tc.name, got, tc.want)
 		}
 	}

@@ -35,10 +35,10 @@ func outlineSearch(quads [][4]Point2) gridSearch {
 		if stones != nil && (len(cands) == 0 || maxConf(cands) < DefaultMinConfidence) {
 			stones.find(w) // the blobs, with or without a lattice of their own
 			for _, q := range quads {
-				g, ok := outlineStoneGrid(q, sizes, stones.blobs)
+				g, ok := outlineStoneGrid(q, sizes, stones.blobs, w.lines.w, w.lines.h)
 				if !ok {
 					// A dim frame's stones, judged against the board around them.
-					g, ok = outlineStoneGrid(q, sizes, dimStoneBlobs(&w.gray, q))
+					g, ok = outlineStoneGrid(q, sizes, dimStoneBlobs(&w.gray, q), w.lines.w, w.lines.h)
 				}
 				if ok {
 					cands = append(cands, g)
@@ -129,34 +129,51 @@ const (
 	// outlineMarginStep is the step of the margins tried, from the first to the last of
 	// outlineMargins.
 	outlineMarginStep = 0.025
+	// outlineNearOff is the most, in spacings, the stones may sit off a grid's points on average
+	// for the grid to be fitted to them where they sit on no grid of the outline's.
+	outlineNearOff = 0.25
 )
 
 // outlineStoneGrid returns the grid of one of sizes inside the board outline q (TL, TR, BR, BL in
-// work pixels) on whose intersections the black stones blobs sit best: the size and margin
-// (outlineMargins' range, in steps of outlineMarginStep) with the least mean distance of the
-// stones inside from their nearest intersections, kept when they sit on its points
-// (StoneFit.sitOn: at least stonesMin inside, stonesOn of them within a quarter spacing of one,
-// their mean distance at most stonesOff, the size of a stone on that grid); that grid is then fitted to the stones themselves (fitToStones) and must still meet those
-// conditions. Its confidence is DefaultMinConfidence: as sure as a grid whose lines show, which
-// the kiosk takes without reading it again, since a dim board's lines would not show there either.
-func outlineStoneGrid(q [4]Point2, sizes []int, blobs []stoneBlob) (gridFit, bool) {
+// the work pixels of a w x ht picture) on whose intersections the black stones blobs sit best: the
+// size and margin (outlineMargins' range, in steps of outlineMarginStep) with the least mean
+// distance of the stones inside from their nearest intersections, each blob's middle read on the
+// plane of the stones' middles (stonesFitGrid), kept when they sit on its points (StoneFit.sitOn:
+// at least stonesMin inside, stonesOn of them within a quarter spacing of one, their mean distance
+// at most stonesOff, the size of a stone on that grid). That grid is then fitted to the stones
+// themselves (fitToStones) and must still meet those conditions. Where they sit on no such grid
+// but within outlineNearOff of one, that one is fitted to them twice, and must then meet them and
+// lie within outlineStonesMove of where the outline put it. Its confidence is
+// DefaultMinConfidence: as sure as a grid whose lines show, which the kiosk takes without reading
+// it again, since a dim board's lines would not show there either.
+func outlineStoneGrid(q [4]Point2, sizes []int, blobs []stoneBlob, w, ht int) (gridFit, bool) {
 	h, ok := gridH(2, 2, q)
 	if !ok || len(blobs) < stonesMin {
 		return gridFit{}, false
 	}
-	var best gridFit
-	bestOff := math.Inf(1)
+	// The size and margin the stones sit best on; where none has them on its points (the
+	// outline's corners off: a hand, a bowl or the board's side along its near edge), the one they
+	// sit nearest, which the stones themselves must then place.
+	var best, near gridFit
+	bestOff, nearOff := math.Inf(1), outlineNearOff
 	for _, s := range sizes {
 		for a := outlineMargins[0]; a <= outlineMargins[len(outlineMargins)-1]+1e-9; a += outlineMarginStep {
 			m := a / (float64(s-1) + 2*a)
 			g := gridFit{cols: s, rows: s, corners: [4]Point2{
 				applyH(h, Point2{m, m}), applyH(h, Point2{1 - m, m}),
 				applyH(h, Point2{1 - m, 1 - m}), applyH(h, Point2{m, 1 - m})}}
-			off, ok := stonesPlaceGrid(g, blobs)
-			if ok && off < bestOff {
-				best, bestOff = g, off
+			f := stonesFitGrid(g, blobs, w, ht)
+			switch {
+			case f.sitOn() && f.MeanOff < bestOff:
+				best, bestOff = g, f.MeanOff
+			case f.Inside >= stonesMin && f.MeanOff < nearOff:
+				near, nearOff = g, f.MeanOff
 			}
 		}
+	}
+	rounds := 1
+	if best.cols == 0 {
+		best, rounds = near, 2
 	}
 	if best.cols == 0 {
 		return gridFit{}, false
@@ -164,12 +181,19 @@ func outlineStoneGrid(q [4]Point2, sizes []int, blobs []stoneBlob) (gridFit, boo
 	// The outline's corners can be off where no stone is (a hand, a bowl or the board's side
 	// against its edge): the grid is fitted to the stones themselves, each at the intersection
 	// it sits nearest, and kept only when they span most of it and it still lies where the
-	// outline put it.
-	refit, ok := fitToStones(best, blobs)
-	if !ok {
+	// outline put it. A grid they only sat near is fitted twice, the second time to the stones
+	// on the first fit's points.
+	refit := best
+	for r := 0; r < rounds; r++ {
+		var ok bool
+		if refit, ok = fitToStones(refit, blobs, w, ht); !ok {
+			return gridFit{}, false
+		}
+	}
+	if rounds > 1 && !cornersWithin(refit, best, outlineStonesMove) {
 		return gridFit{}, false
 	}
-	if _, ok := stonesPlaceGrid(refit, blobs); !ok {
+	if !stonesFitGrid(refit, blobs, w, ht).sitOn() {
 		return gridFit{}, false
 	}
 	refit.conf = DefaultMinConfidence
@@ -180,8 +204,8 @@ func outlineStoneGrid(q [4]Point2, sizes []int, blobs []stoneBlob) (gridFit, boo
 // spacing of an intersection, each taken to that intersection; it fails when they span less than
 // stonesSpan of the grid along either axis, or when the fitted grid's corners lie more than
 // outlineStonesMove spacings from g's.
-func fitToStones(g gridFit, blobs []stoneBlob) (gridFit, bool) {
-	inv, ok := g.pixelToGrid()
+func fitToStones(g gridFit, blobs []stoneBlob, w, ht int) (gridFit, bool) {
+	inv, ok := g.blobsToGrid(w, ht)
 	if !ok {
 		return gridFit{}, false
 	}
@@ -200,36 +224,52 @@ func fitToStones(g gridFit, blobs []stoneBlob) (gridFit, bool) {
 	if len(src) < stonesMin || hi.X-lo.X < stonesSpan*float64(g.cols-1) || hi.Y-lo.Y < stonesSpan*float64(g.rows-1) {
 		return gridFit{}, false
 	}
-	h, ok := fitHomography(src, dst)
+	// The fit is the plane of the stones' middles; the grid is on the board below it.
+	tops, ok := fitHomography(src, dst)
 	if !ok {
 		return gridFit{}, false
 	}
+	h := liftGrid(tops, -stoneLift, w, ht)
 	u, v := float64(g.cols-1), float64(g.rows-1)
 	out := gridFit{cols: g.cols, rows: g.rows}
 	for i, c := range [4]Point2{{0, 0}, {u, 0}, {u, v}, {0, v}} {
 		out.corners[i] = applyH(h, c)
-		// How far the corner moved, in spacings of the outline's grid.
-		if q := applyH(inv, out.corners[i]); math.Hypot(q.X-c.X, q.Y-c.Y) > outlineStonesMove {
+		// How far the corner moved, in spacings of the outline's grid (its stones' plane).
+		if q := applyH(inv, applyH(tops, c)); math.Hypot(q.X-c.X, q.Y-c.Y) > outlineStonesMove {
 			return gridFit{}, false
 		}
 	}
 	return out, true
 }
 
-// stonesPlaceGrid returns the mean distance, in spacings, of the blobs inside g from their nearest
-// intersections, and whether they sit on its points (StoneFit.sitOn).
-func stonesPlaceGrid(g gridFit, blobs []stoneBlob) (float64, bool) {
+// stonesFitGrid is how the black stones blobs sit on g's points (measureStones), the middle of
+// each blob read on the plane of the stones' middles (blobsToGrid) in a w x ht picture.
+func stonesFitGrid(g gridFit, blobs []stoneBlob, w, ht int) StoneFit {
 	hg, ok := gridH(g.cols, g.rows, g.corners)
 	if !ok {
-		return 0, false
+		return StoneFit{}
 	}
-	inv, ok := invert3(hg)
+	inv, ok := blobsToGrid(hg, w, ht)
 	if !ok {
-		return 0, false
+		return StoneFit{}
 	}
 	sp := centreSpacing(func(u, v float64) Point2 { return applyH(hg, Point2{u, v}) }, g.cols, g.rows)
-	f := measureStones(blobs, g.cols, func(p Point2) Point2 { return applyH(inv, p) }, sp, nil)
-	return f.MeanOff, f.sitOn()
+	return measureStones(blobs, g.cols, func(p Point2) Point2 { return applyH(inv, p) }, sp, nil)
+}
+
+// cornersWithin reports whether every corner of g lies within d spacings of ref's, in ref's grid.
+func cornersWithin(g, ref gridFit, d float64) bool {
+	inv, ok := ref.pixelToGrid()
+	if !ok {
+		return false
+	}
+	u, v := float64(ref.cols-1), float64(ref.rows-1)
+	for i, c := range [4]Point2{{0, 0}, {u, 0}, {u, v}, {0, v}} {
+		if q := applyH(inv, g.corners[i]); math.Hypot(q.X-c.X, q.Y-c.Y) > d {
+			return false
+		}
+	}
+	return true
 }
 
 // outlineCandidates proposes a grid of each allowed size inside each of the board outlines

@@ -60,9 +60,9 @@ func (f StoneFit) Places() bool {
 // Holds reports whether the stones still sit on the grid, the question a drift check asks of a
 // grid already taken: enough of them inside, three in four within a quarter spacing of an
 // intersection, 0.2 spacing off on average, and none on a line beyond its edges. It is looser
-// than Places, which must tell a right grid from a wrong one: stones stand a little off their
-// points toward the far side of a tilted board, and a person's corners lie on the points, not on
-// the stones. A camera bumped by a third of a spacing puts them about that far off.
+// than Places, which must tell a right grid from a wrong one: stones a hand put down sit a little
+// off their points, and a stone's height is only modelled (liftGrid), not measured. A camera
+// bumped by a third of a spacing puts them about that far off.
 func (f StoneFit) Holds() bool {
 	return f.Inside >= stonesMin && 4*f.On >= 3*f.Inside && f.MeanOff <= 0.2 && f.Beyond == [4]int{}
 }
@@ -80,7 +80,7 @@ func (f StoneFit) String() string {
 }
 
 // FitStones finds the black stones in frame and measures how they sit on cal's grid (its lens
-// term included). Where the frame's dark stones do not place the grid (a dim room, whose table is
+// term included), each stone's blob read where a stone of its height stands (blobsToGrid). Where the frame's dark stones do not place the grid (a dim room, whose table is
 // as dark as they are, hides half of them), the stones are looked for again against the board
 // around them, inside the grid and its margin (findDimStoneBlobs), and their fit is returned when
 // they place it (unless the first stones sat beyond the grid's edges).
@@ -97,8 +97,15 @@ func FitStones(frame gocv.Mat, cal Calibration) (StoneFit, error) {
 	gray, sx, sy := shrinkToGray(frame, defaultWorkSize)
 	defer gray.Close()
 	n := float64(cal.Size - 1)
+	// A blob's middle is read on the plane of the stones' middles (liftGrid), in the frame's
+	// pinhole picture, whose centre is the camera's axis.
+	h, lens := cal.pinholeGrid()
+	inv, ok := blobsToGrid(h, frame.Cols(), frame.Rows())
+	if !ok {
+		return StoneFit{}, fmt.Errorf("%w: the grid has no inverse", ErrCorners)
+	}
 	toGrid := func(p Point2) Point2 {
-		return cal.ImageToGrid(Point2{(p.X+0.5)/sx - 0.5, (p.Y+0.5)/sy - 0.5})
+		return applyH(inv, lens.straighten(Point2{(p.X+0.5)/sx - 0.5, (p.Y+0.5)/sy - 0.5}))
 	}
 	spacing := centreSpacing(func(u, v float64) Point2 {
 		p := cal.GridPixel(u, v)

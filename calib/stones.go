@@ -687,6 +687,9 @@ func (sf *stoneFinder) find(w *workImage) bool {
 	}
 	sf.blobs = findStoneBlobs(gray)
 	gray.Close()
+	// The lattice is the plane of the stones' middles, not the board's; the lines place the grid
+	// from it. (Taken down to the board by stoneLift first, it found three more of 3,900 renders
+	// and put three others wrong.)
 	sf.h, sf.lo, sf.hi, _, sf.ok = stoneLattice(sf.blobs)
 	if sf.ok {
 		inv, ok := invert3(sf.h)
@@ -723,7 +726,7 @@ func (sf *stoneFinder) vouch(w *workImage, g gridFit) float64 {
 	if g.conf >= stoneFitConfidence || !sf.find(w) || len(sf.onLattice) < 12 {
 		return g.conf
 	}
-	inv, ok := g.pixelToGrid()
+	inv, ok := g.blobsToGrid(w.lines.w, w.lines.h)
 	if !ok {
 		return g.conf
 	}
@@ -736,7 +739,7 @@ func (sf *stoneFinder) vouch(w *workImage, g gridFit) float64 {
 	if held*10 < 8*len(sf.onLattice) {
 		return g.conf
 	}
-	if share := blobsOnGrid(g, sf.blobs); share >= 0.9 {
+	if share := blobsOnGrid(g, sf.blobs, w.lines.w, w.lines.h); share >= 0.9 {
 		return max(g.conf, stoneFitConfidence*share)
 	}
 	return g.conf
@@ -797,7 +800,13 @@ func (sf *stoneFinder) candidates(w *workImage, sizes []int, cap float32) []grid
 		if share < 0.9 {
 			continue
 		}
-		e.conf = max(e.confidence(&w.lines, &w.gray, cap), stoneFitConfidence*share)
+		// A board smaller than the largest allowed that the lines alone are not sure of can be a
+		// patch of a larger one whose stones bunch together: its lines must stop at its edges.
+		lined := e.confidence(&w.lines, &w.gray, cap)
+		if s < big && lined < DefaultMinConfidence && !linesStopAtEdges(&w.lines, e, cap) {
+			continue
+		}
+		e.conf = max(lined, stoneFitConfidence*share)
 		out = append(out, e)
 	}
 	return out
@@ -834,11 +843,11 @@ func placeOnStones(lines *plane, h [9]float64, lo, hi [2]int, s, w, ht int, cap 
 // the picture's edge has them within a third as well (three Roboflow photos), but the board's
 // lines run on past its edges.
 func stonesOnCandidate(lines *plane, g gridFit, blobs []stoneBlob, cap float32) float64 {
-	share := blobsOnGrid(g, blobs)
+	share := blobsOnGrid(g, blobs, lines.w, lines.h)
 	if share >= 0.9 {
 		return share
 	}
-	if loose := blobsOnGridWithin(g, blobs, 1.0/3); loose >= 0.9 && linesStopAtEdges(lines, g, cap) && !edgeRowOfBlobs(g, blobs) {
+	if loose := blobsOnGridWithin(g, blobs, 1.0/3, lines.w, lines.h); loose >= 0.9 && linesStopAtEdges(lines, g, cap) && !edgeRowOfBlobs(g, blobs, lines.w, lines.h) {
 		return loose
 	}
 	return share
@@ -847,8 +856,8 @@ func stonesOnCandidate(lines *plane, g gridFit, blobs []stoneBlob, cap float32) 
 // edgeRowOfBlobs reports whether an edge line of g holds a dark blob at all its points but two:
 // a dark table along the board's edge, not a game's stones (a rendered board's grid placed a row
 // off, its last row on the table, held 19 such blobs).
-func edgeRowOfBlobs(g gridFit, blobs []stoneBlob) bool {
-	inv, ok := g.pixelToGrid()
+func edgeRowOfBlobs(g gridFit, blobs []stoneBlob, w, ht int) bool {
+	inv, ok := g.blobsToGrid(w, ht)
 	if !ok {
 		return false
 	}
@@ -885,25 +894,26 @@ func linesStopAtEdges(lines *plane, g gridFit, cap float32) bool {
 	return on > 0 && max(beyond[0], beyond[1], beyond[2], beyond[3]) < 0.5*on
 }
 
-// pixelToGrid returns the homography from work pixels to g's grid coordinates, or false when g
-// is degenerate.
-func (g gridFit) pixelToGrid() ([9]float64, bool) {
+// blobsToGrid returns the homography taking the middle of a black stone's blob (work pixels of a
+// w x ht picture) to the grid coordinates of the point of g it stands on (blobsToGrid), or false
+// when g is degenerate.
+func (g gridFit) blobsToGrid(w, ht int) ([9]float64, bool) {
 	h, ok := gridH(g.cols, g.rows, g.corners)
 	if !ok {
 		return h, false
 	}
-	return invert3(h)
+	return blobsToGrid(h, w, ht)
 }
 
 // blobsOnGrid is the share of the stones inside g that sit within a quarter spacing of one of
 // its intersections (0 when fewer than a dozen are inside).
-func blobsOnGrid(g gridFit, blobs []stoneBlob) float64 {
-	return blobsOnGridWithin(g, blobs, 0.25)
+func blobsOnGrid(g gridFit, blobs []stoneBlob, w, ht int) float64 {
+	return blobsOnGridWithin(g, blobs, 0.25, w, ht)
 }
 
 // blobsOnGridWithin is blobsOnGrid with a stone counted on a point within tol spacings of it.
-func blobsOnGridWithin(g gridFit, blobs []stoneBlob, tol float64) float64 {
-	inv, ok := g.pixelToGrid()
+func blobsOnGridWithin(g gridFit, blobs []stoneBlob, tol float64, w, ht int) float64 {
+	inv, ok := g.blobsToGrid(w, ht)
 	if !ok {
 		return 0
 	}
@@ -922,4 +932,14 @@ func blobsOnGridWithin(g gridFit, blobs []stoneBlob, tol float64) float64 {
 		return 0
 	}
 	return float64(on) / float64(in)
+}
+
+// pixelToGrid returns the homography from work pixels to g's grid coordinates, or false when g
+// is degenerate.
+func (g gridFit) pixelToGrid() ([9]float64, bool) {
+	h, ok := gridH(g.cols, g.rows, g.corners)
+	if !ok {
+		return h, false
+	}
+	return invert3(h)
 }
