@@ -688,7 +688,7 @@ func (sf *stoneFinder) find(w *workImage) bool {
 	sf.blobs = findStoneBlobs(gray)
 	gray.Close()
 	// The lattice is the plane of the stones' middles, not the board's; the lines place the grid
-	// from it. (Taken down to the board by stoneLift first, it found three more of 3,900 renders
+	// from it. (Taken down to the board by stoneLift first, it found three more boards of 3,300 renders
 	// and put three others wrong.)
 	sf.h, sf.lo, sf.hi, _, sf.ok = stoneLattice(sf.blobs)
 	if sf.ok {
