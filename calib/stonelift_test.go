@@ -10,32 +10,28 @@ import (
 // 0.9 times the picture's longer side (a field of view of about 58 degrees across it).
 type pinholeView struct {
 	w, h   int
-	centre [3]float64 // the camera, in board spacings
-	right  [3]float64 // the picture's x axis, in the board's space
-	down   [3]float64 // its y axis
-	fwd    [3]float64 // the camera's axis
+	centre vec3 // the camera, in board spacings
+	right  vec3 // the picture's x axis, in the board's space
+	down   vec3 // its y axis
+	fwd    vec3 // the camera's axis
 }
 
 // newPinholeView places a camera dist spacings from the board's centre, tilted tilt degrees from
 // straight above toward the board's near (bottom) edge.
 func newPinholeView(w, h int, tilt, dist float64) pinholeView {
 	t := tilt * math.Pi / 180
-	target := [3]float64{9, 9, 0}
-	c := [3]float64{9, 9 + dist*math.Sin(t), dist * math.Cos(t)}
-	fwd := [3]float64{target[0] - c[0], target[1] - c[1], target[2] - c[2]}
-	fwd = scale3(fwd, 1/math.Sqrt(dot3(fwd, fwd)))
-	right := cross3(fwd, [3]float64{0, 1, 0}) // along the board's x, seen from the near side
-	right = scale3(right, 1/math.Sqrt(dot3(right, right)))
-	down := cross3(fwd, right)
-	return pinholeView{w: w, h: h, centre: c, right: right, down: down, fwd: fwd}
+	c := vec3{9, 9 + dist*math.Sin(t), dist * math.Cos(t)}
+	fwd := vec3{9 - c[0], 9 - c[1], -c[2]}.unit()
+	right := cross(fwd, vec3{0, 1, 0}).unit() // along the board's x, seen from the near side
+	return pinholeView{w: w, h: h, centre: c, right: right, down: cross(fwd, right), fwd: fwd}
 }
 
 // project is the pixel where the camera sees the point p of the board's space.
 func (v pinholeView) project(p [3]float64) Point2 {
-	d := [3]float64{p[0] - v.centre[0], p[1] - v.centre[1], p[2] - v.centre[2]}
+	d := vec3{p[0] - v.centre[0], p[1] - v.centre[1], p[2] - v.centre[2]}
 	f := 0.9 * float64(max(v.w, v.h))
-	z := dot3(d, v.fwd)
-	return Point2{float64(v.w)/2 + f*dot3(d, v.right)/z, float64(v.h)/2 + f*dot3(d, v.down)/z}
+	z := dot(d, v.fwd)
+	return Point2{float64(v.w)/2 + f*dot(d, v.right)/z, float64(v.h)/2 + f*dot(d, v.down)/z}
 }
 
 // TestLiftGridSeesTheStonesMiddles checks liftGrid against a pinhole camera at 20, 45 and 60
