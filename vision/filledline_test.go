@@ -1,0 +1,125 @@
+package vision
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"tengen/calib"
+	"tengen/demo"
+	"tengen/internal/rendertest"
+	"tengen/vision/observe"
+)
+
+// TestFilledLine renders a 19x19 board (the look of `render-boards -seed 9902` scene 171, a room
+// whose finder ran a grid off the board) with positions drawn on purpose and reads them on the
+// drawn grid: a row of black stones end to end, a column of white ones, the same lines one
+// stone short, and an ordinary position. Only the full lines are a filled line, each named by
+// where it lies in the picture.
+func TestFilledLine(t *testing.T) {
+	const n = 19
+	row := func(r int, c demo.Stone, skip int) func([]demo.Stone) {
+		return func(st []demo.Stone) {
+			for k := 0; k < n; k++ {
+				if k != skip {
+					st[r*n+k] = c
+				}
+			}
+		}
+	}
+	col := func(cl int, c demo.Stone, skip int) func([]demo.Stone) {
+		return func(st []demo.Stone) {
+			for k := 0; k < n; k++ {
+				if k != skip {
+					st[k*n+cl] = c
+				}
+			}
+		}
+	}
+	// A few scattered stones of both colours around the lines, as in a game.
+	scatter := func(st []demo.Stone) {
+		for _, p := range [][3]int{{3, 3, 1}, {15, 3, 2}, {3, 15, 2}, {15, 15, 1}, {9, 9, 1}, {10, 9, 2}} {
+			st[p[1]*n+p[0]] = demo.Stone(p[2])
+		}
+	}
+	tests := []struct {
+		name string
+		draw []func([]demo.Stone)
+		want string // "" for no filled line
+	}{
+		{"a row of black end to end", []func([]demo.Stone){scatter, row(0, demo.Black, -1)}, "row 1 "},
+		{"a column of white end to end", []func([]demo.Stone){scatter, col(18, demo.White, -1)}, "column 19 "},
+		{"a row of black one short", []func([]demo.Stone){scatter, row(0, demo.Black, 7)}, ""},
+		{"a column of white one short", []func([]demo.Stone){scatter, col(18, demo.White, 0)}, ""},
+		{"a row of both colours", []func([]demo.Stone){scatter, row(5, demo.Black, -1), func(st []demo.Stone) { st[5*n+4] = demo.White }}, ""},
+		{"an ordinary position", []func([]demo.Stone){scatter}, ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			stones := make([]demo.Stone, n*n)
+			for _, d := range tc.draw {
+				d(stones)
+			}
+			s, img, err := rendertest.Frame(8813938823996702131, demo.SampleOptions{Size: n, W: 960, H: 720, Stones: stones})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer img.Close()
+			var corners [4]calib.Point2
+			for i, p := range s.Corners {
+				corners[i] = calib.Point2{X: p[0], Y: p[1]}
+			}
+			cal, err := calib.FromCorners(img.Cols(), img.Rows(), n, corners)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// The test is of the check, not the reader: the reading must be the drawn position.
+			var rd Reading
+			if err := readOnce(img, cal, Params{}, func(_ *Reader, r Reading) { rd = r.Clone() }); err != nil {
+				t.Fatal(err)
+			}
+			for i, st := range stones {
+				want := observe.Empty
+				switch st {
+				case demo.Black:
+					want = observe.Black
+				case demo.White:
+					want = observe.White
+				}
+				if rd.Stones[i] != want {
+					t.Fatalf("point %d,%d read %v, drawn %v: the scene no longer tests the check", i%n, i/n, rd.Stones[i], want)
+				}
+			}
+			line, ok := filledLine(img, cal, Params{})
+			if ok != (tc.want != "") || !strings.HasPrefix(line, tc.want) {
+				t.Errorf("filledLine = %q, %v; want a line named %q", line, ok, tc.want)
+			}
+		})
+	}
+}
+
+// TestFindBoardRefusesAGridOffTheBoard renders `render-boards -seed 9902` scene 171: a 19x19 board
+// on a purple cloth, whose finder's grid (confidence 0.43) slid three columns to the left, off the
+// board: its third column lies along the board's dark left edge, read as black stones end to end.
+// The grid check took it (the black stones sit on points). FindBoard must refuse it and say why.
+func TestFindBoardRefusesAGridOffTheBoard(t *testing.T) {
+	s, img, err := rendertest.Frame(8813938823996702131, demo.SampleOptions{Size: 19, W: 960, H: 720, HandChance: 0.3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer img.Close()
+	slid, err := findBoard(img, 0, Params{})
+	if err != nil {
+		t.Fatalf("the scene no longer tests a grid off the board: refused before the check (%v)", err)
+	}
+	if off := rendertest.SpacingsOff(slid, s.Corners, true); off < 1 {
+		t.Fatalf("the scene no longer tests a grid off the board: the grid found is %.2f spacings off", off)
+	}
+	c, err := FindBoard(img, 0, Params{})
+	if err == nil {
+		t.Fatalf("FindBoard took a grid %.2f spacings off the board", rendertest.SpacingsOff(c, s.Corners, true))
+	}
+	if !errors.Is(err, calib.ErrNoBoard) || !strings.Contains(err.Error(), "end to end") {
+		t.Errorf("refused with %v; want calib.ErrNoBoard saying a line is filled end to end", err)
+	}
+}
