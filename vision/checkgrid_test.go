@@ -100,11 +100,7 @@ func TestGridCheckReadsLightLines(t *testing.T) {
 	if e := rendertest.SpacingsOff(c, s.Corners, false); c.Size != 9 || e > 0.5 {
 		t.Errorf("found a %dx%d grid %.2f spacings off", c.Size, c.Size, e)
 	}
-	var corners [4]calib.Point2
-	for i, p := range s.Corners {
-		corners[i] = calib.Point2{X: p[0], Y: p[1]}
-	}
-	drawn, err := calib.FromCorners(img.Cols(), img.Rows(), 9, corners)
+	drawn, err := rendertest.DrawnGrid(s)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -65,11 +65,7 @@ func TestFilledLine(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer img.Close()
-			var corners [4]calib.Point2
-			for i, p := range s.Corners {
-				corners[i] = calib.Point2{X: p[0], Y: p[1]}
-			}
-			cal, err := calib.FromCorners(img.Cols(), img.Rows(), n, corners)
+			cal, err := rendertest.DrawnGrid(s)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -29,6 +29,21 @@ func Frame(seed uint64, opt demo.SampleOptions) (demo.Sample, gocv.Mat, error) {
 	return s, m, nil
 }
 
+// DrawnGrid is the calibration of the grid s was drawn with (its true corners, no lens term), for
+// a test that reads a rendered photo on the right grid whatever the finder makes of it.
+func DrawnGrid(s demo.Sample) (calib.Calibration, error) {
+	var corners [4]calib.Point2
+	for i, p := range s.Corners {
+		corners[i] = calib.Point2{X: p[0], Y: p[1]}
+	}
+	b := s.Image.Bounds()
+	c, err := calib.FromCorners(b.Dx(), b.Dy(), s.Size, corners)
+	if err != nil {
+		return calib.Calibration{}, fmt.Errorf("rendertest: %w", err)
+	}
+	return c, nil
+}
+
 // SpacingsOff is the distance of the worst of found's corners from the drawn ones (top-left,
 // top-right, bottom-right, bottom-left as seen) of a grid of found's size, in grid spacings.
 // With anyTurn it takes the best of the eight ways a square grid's corners can be matched (a

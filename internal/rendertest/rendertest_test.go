@@ -50,6 +50,30 @@ func TestFrame(t *testing.T) {
 	}
 }
 
+// TestDrawnGrid: the drawn grid's calibration has the sample's size, frame and corners, and is
+// nothing off them.
+func TestDrawnGrid(t *testing.T) {
+	s, m, err := Frame(1, demo.SampleOptions{Size: 13, W: 320, H: 240})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.Close()
+	c, err := DrawnGrid(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Size != 13 || c.ImageWidth != 320 || c.ImageHeight != 240 {
+		t.Errorf("a %dx%d grid in a %dx%d frame, want 13x13 in 320x240", c.Size, c.Size, c.ImageWidth, c.ImageHeight)
+	}
+	if off := SpacingsOff(c, s.Corners, false); off > 1e-9 {
+		t.Errorf("the drawn grid is %.3g spacings off the drawn corners", off)
+	}
+	s.Corners[1] = s.Corners[0]
+	if _, err := DrawnGrid(s); err == nil {
+		t.Error("a grid with two corners on one point was made without an error")
+	}
+}
+
 // TestPosition parses positions as render-boards writes them, and refuses what is not a point.
 func TestPosition(t *testing.T) {
 	tests := []struct {
