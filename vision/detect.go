@@ -129,26 +129,25 @@ func FindBoard(img gocv.Mat, size int, p Params) (calib.Calibration, error) {
 func filledLine(img gocv.Mat, cal calib.Calibration, p Params) (string, bool) {
 	p.HandTuned = false
 	n := cal.Size
+	point := func(axis, line, k int) int { // the k-th point of a row (axis 0) or a column (axis 1)
+		if axis == 0 {
+			return line*n + k
+		}
+		return k*n + line
+	}
 	name, found := "", false
 	err := readOnce(img, cal, p, func(_ *Reader, rd Reading) {
 		for axis, kind := range [2]string{"row", "column"} {
 			for line := 0; line < n && !found; line++ {
-				first := rd.Stones[line*n]
-				if axis == 1 {
-					first = rd.Stones[line]
-				}
+				first := rd.Stones[point(axis, line, 0)]
 				if first != observe.Black && first != observe.White {
 					continue
 				}
-				same := true
-				for k := 1; k < n && same; k++ {
-					at := line*n + k // along a row
-					if axis == 1 {
-						at = k*n + line // down a column
-					}
-					same = rd.Stones[at] == first
+				k := 1
+				for k < n && rd.Stones[point(axis, line, k)] == first {
+					k++
 				}
-				if same {
+				if k == n {
 					name, found = fmt.Sprintf("%s %d (of %d, counted from the picture's %s)", kind, line+1, n, [2]string{"top", "left"}[axis]), true
 				}
 			}
