@@ -12,9 +12,9 @@ import (
 )
 
 // TestFilledLine renders a 19x19 board (the look of `render-boards -seed 9902` scene 171, a room
-// whose finder ran a grid off the board) with positions drawn on purpose and reads them on the
-// drawn grid: a row of black stones end to end, a column of white ones, the same lines one
-// stone short, and an ordinary position. Only the full lines are a filled line, each named by
+// whose finder ran a grid off the board, at 640x480) with positions drawn on purpose and reads
+// them on the drawn grid: a row of black stones end to end, a column of white ones, the same
+// lines one stone short, a row of both colours and an ordinary position. Only the full lines are a filled line, each named by
 // where it lies in the picture.
 func TestFilledLine(t *testing.T) {
 	const n = 19
@@ -60,7 +60,7 @@ func TestFilledLine(t *testing.T) {
 			for _, d := range tc.draw {
 				d(stones)
 			}
-			s, img, err := rendertest.Frame(8813938823996702131, demo.SampleOptions{Size: n, W: 960, H: 720, Stones: stones})
+			s, img, err := rendertest.Frame(8813938823996702131, demo.SampleOptions{Size: n, W: 640, H: 480, Stones: stones})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -99,6 +99,9 @@ func TestFilledLine(t *testing.T) {
 // board: its third column lies along the board's dark left edge, read as black stones end to end.
 // The grid check took it (the black stones sit on points). FindBoard must refuse it and say why.
 func TestFindBoardRefusesAGridOffTheBoard(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: skips two searches of a rendered 960x720 board (minutes under emulation)")
+	}
 	s, img, err := rendertest.Frame(8813938823996702131, demo.SampleOptions{Size: 19, W: 960, H: 720, HandChance: 0.3})
 	if err != nil {
 		t.Fatal(err)
