@@ -8,7 +8,6 @@ import (
 	"tengen/calib"
 	"tengen/demo"
 	"tengen/internal/rendertest"
-	"tengen/vision/observe"
 )
 
 // TestFilledLine renders a 19x19 board (the look of `render-boards -seed 9902` scene 171, a room
@@ -70,18 +69,9 @@ func TestFilledLine(t *testing.T) {
 				t.Fatal(err)
 			}
 			// The test is of the check, not the reader: the reading must be the drawn position.
-			var rd Reading
-			if err := readOnce(img, cal, Params{}, func(_ *Reader, r Reading) { rd = r.Clone() }); err != nil {
-				t.Fatal(err)
-			}
-			for i, st := range stones {
-				want := observe.Empty
-				switch st {
-				case demo.Black:
-					want = observe.Black
-				case demo.White:
-					want = observe.White
-				}
+			rd := readFrame(t, img, cal, Params{})
+			drawn := demo.Scene{Size: n, Stones: stones}.Ideal()
+			for i, want := range drawn.Stones {
 				if rd.Stones[i] != want {
 					t.Fatalf("point %d,%d read %v, drawn %v: the scene no longer tests the check", i%n, i/n, rd.Stones[i], want)
 				}
