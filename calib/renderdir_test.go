@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"sync"
 	"testing"
 
@@ -60,9 +61,19 @@ const (
 // term fitted (the points under a hand left out). It logs each frame and the totals, apart for
 // crowded boards (crowdedStones or more). With CALIB_RENDER_DIR=DIR it measures a directory
 // written by cmd/render-boards and fails only where a frame cannot be measured; without it, it
-// draws lateGameScenes and holds them to the floors above, with no grid found wrong.
+// draws lateGameScenes and holds them to the floors above, with no grid found wrong. With
+// CALIB_RENDER_SIZE=N as well, the finder looks for an NxN board only, as `kiosk detect --size N`
+// does (sealed set A is scored with --size 19).
 func TestRenderDir(t *testing.T) {
 	dir := os.Getenv("CALIB_RENDER_DIR")
+	size := 0
+	if v := os.Getenv("CALIB_RENDER_SIZE"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || (n != 9 && n != 13 && n != 19) {
+			t.Fatalf("CALIB_RENDER_SIZE=%q: want 9, 13 or 19", v)
+		}
+		size = n
+	}
 	if dir == "" {
 		if testing.Short() {
 			t.Skip("-short: skips drawing and searching rendered photos")
@@ -81,7 +92,7 @@ func TestRenderDir(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				results[i] = measureRender(photos[i])
+				results[i] = measureRender(photos[i], size)
 			}
 		}()
 	}
@@ -188,8 +199,9 @@ func (t renderTally) String() string {
 		t.frames, t.right, t.wrongGrids, t.refused, share, t.wrong, t.points, t.exact)
 }
 
-// measureRender finds the board of one render and reads it on the drawn corners.
-func measureRender(p evalset.Photo) renderResult {
+// measureRender finds the board of one render (of any size when size is 0) and reads it on the
+// drawn corners.
+func measureRender(p evalset.Photo, size int) renderResult {
 	var r renderResult
 	if p.Corners == nil {
 		r.err = fmt.Errorf("no drawn corners")
@@ -206,7 +218,7 @@ func measureRender(p evalset.Photo) renderResult {
 			r.stones++
 		}
 	}
-	c, err := vision.FindBoard(img, 0, vision.Params{})
+	c, err := vision.FindBoard(img, size, vision.Params{})
 	switch {
 	case err != nil:
 		r.outcome, r.found = 2, "refused ("+calib.RefusalReason(err)+")"

@@ -1,0 +1,125 @@
+package vision
+
+import (
+	"testing"
+
+	"tengen/calib"
+	"tengen/demo"
+	"tengen/internal/rendertest"
+)
+
+// crowdedStones is a 19x19 position as crowded as a late game (three points in five hold a
+// stone, of either colour), drawn from a hash of each point so that no line is filled.
+func crowdedStones() []demo.Stone {
+	const n = 19
+	st := make([]demo.Stone, n*n)
+	for k := range st {
+		h := uint32(k+1) * 2654435761
+		switch {
+		case h>>8%5 >= 3:
+		case h>>20&1 == 0:
+			st[k] = demo.Black
+		default:
+			st[k] = demo.White
+		}
+	}
+	return st
+}
+
+// TestCentreOnStones draws a crowded 19x19 board and hands centreOnStones its drawn grid, the
+// same grid moved half a spacing (its points on the rims between the stones), and the moved grid
+// found at CentreBelow. Only the unsure moved grid is moved, and back onto the drawn one. The
+// moves are those the test sees on this board: moved half a spacing sideways only, the grid's
+// points fall between two stones side by side, and the reader is sure of 333 of them (of 361;
+// 251 moved up or down, 111 moved both ways), too few more than on the drawn grid to tell.
+func TestCentreOnStones(t *testing.T) {
+	s, img, err := rendertest.Frame(4552755645299769736, demo.SampleOptions{Size: 19, W: 800, H: 600, Stones: crowdedStones()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer img.Close()
+	drawn, err := rendertest.DrawnGrid(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	drawn.Confidence = 0.45
+	if _, moved := centreOnStones(img, drawn, Params{}); moved {
+		t.Errorf("the drawn grid was moved")
+	}
+	for _, d := range [][2]float64{{0.5, 0.5}, {-0.5, -0.5}, {0, 0.5}} {
+		off, err := movedLines(drawn, d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, moved := centreOnStones(img, off, Params{})
+		if !moved {
+			t.Errorf("moved by %v: not moved back", d)
+			continue
+		}
+		if e := rendertest.SpacingsOff(c, s.Corners, false); e > 0.25 {
+			t.Errorf("moved by %v: moved back to a grid %.2f spacing off the drawn one", d, e)
+		}
+		if c.Confidence >= StillMinConfidence {
+			t.Errorf("moved by %v: the moved grid keeps confidence %.2f, at or over the sure bar", d, c.Confidence)
+		}
+		sure := off
+		sure.Confidence = CentreBelow
+		if _, moved := centreOnStones(img, sure, Params{}); moved {
+			t.Errorf("moved by %v: a grid found at %.2f was asked", d, CentreBelow)
+		}
+	}
+}
+
+// BenchmarkCentreOnStones1080p is what centreOnStones adds to FindBoard for an unsure grid at
+// 1920x1080: the grid half a spacing off a crowded board, read nine times, and the moves the
+// reader is nearly as sure of checked against the board's lines.
+func BenchmarkCentreOnStones1080p(b *testing.B) {
+	s, img, err := rendertest.Frame(4552755645299769736, demo.SampleOptions{Size: 19, W: 1920, H: 1080, Stones: crowdedStones()})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer img.Close()
+	drawn, err := rendertest.DrawnGrid(s)
+	if err != nil {
+		b.Fatal(err)
+	}
+	drawn.Confidence = 0.45
+	off, err := movedLines(drawn, [2]float64{0.5, 0.5})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, moved := centreOnStones(img, off, Params{}); !moved {
+			b.Fatal("not moved")
+		}
+	}
+}
+
+// TestSameGrid: FindBoard does not take back from its search at the sure bar the grid it moved
+// onto the stones, and tells it by sameGrid: the same size, every corner within a quarter spacing.
+func TestSameGrid(t *testing.T) {
+	grid := func(size int, shift float64) calib.Calibration {
+		c, err := calib.FromCorners(800, 600, size, [4]calib.Point2{{X: 100 + shift, Y: 100}, {X: 460, Y: 100}, {X: 460, Y: 460}, {X: 100, Y: 460}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	spacing := 360.0 / 18
+	tests := []struct {
+		name string
+		a, b calib.Calibration
+		want bool
+	}{
+		{"the same grid", grid(19, 0), grid(19, 0), true},
+		{"a corner a fifth of a spacing off", grid(19, 0.2*spacing), grid(19, 0), true},
+		{"a corner a third of a spacing off", grid(19, spacing/3), grid(19, 0), false},
+		{"the same corners, another size", grid(13, 0), grid(19, 0), false},
+	}
+	for _, tc := range tests {
+		if got := sameGrid(tc.a, tc.b); got != tc.want {
+			t.Errorf("%s: sameGrid = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
