@@ -3,6 +3,8 @@ package vision
 import (
 	"testing"
 
+	"gocv.io/x/gocv"
+
 	"tengen/calib"
 	"tengen/demo"
 	"tengen/internal/rendertest"
@@ -26,6 +28,23 @@ func crowdedStones() []demo.Stone {
 	return st
 }
 
+// crowdedFrame renders crowdedStones at w x h and returns the sample, its frame (closed when the
+// test ends) and its drawn grid at confidence 0.45, a fit under the sure bar.
+func crowdedFrame(tb testing.TB, w, h int) (demo.Sample, gocv.Mat, calib.Calibration) {
+	tb.Helper()
+	s, img, err := rendertest.Frame(4552755645299769736, demo.SampleOptions{Size: 19, W: w, H: h, Stones: crowdedStones()})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { img.Close() })
+	drawn, err := rendertest.DrawnGrid(s)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	drawn.Confidence = 0.45
+	return s, img, drawn
+}
+
 // TestCentreOnStones draws a crowded 19x19 board and hands centreOnStones its drawn grid, the
 // same grid moved half a spacing (its points on the rims between the stones), and the moved grid
 // found at CentreBelow. Only the unsure moved grid is moved, and back onto the drawn one. The
@@ -33,16 +52,7 @@ func crowdedStones() []demo.Stone {
 // points fall between two stones side by side, and the reader is sure of 333 of them (of 361;
 // 251 moved up or down, 111 moved both ways), too few more than on the drawn grid to tell.
 func TestCentreOnStones(t *testing.T) {
-	s, img, err := rendertest.Frame(4552755645299769736, demo.SampleOptions{Size: 19, W: 800, H: 600, Stones: crowdedStones()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer img.Close()
-	drawn, err := rendertest.DrawnGrid(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	drawn.Confidence = 0.45
+	s, img, drawn := crowdedFrame(t, 800, 600)
 	if _, moved := centreOnStones(img, drawn, Params{}); moved {
 		t.Errorf("the drawn grid was moved")
 	}
@@ -71,19 +81,10 @@ func TestCentreOnStones(t *testing.T) {
 }
 
 // BenchmarkCentreOnStones1080p is what centreOnStones adds to FindBoard for an unsure grid at
-// 1920x1080: the grid half a spacing off a crowded board, read nine times, and the moves the
-// reader is nearly as sure of checked against the board's lines.
+// 1920x1080: the grid half a spacing off a crowded board, read four times (as it is and moved
+// three ways), and the moves of the way the reader is surest of checked against the board's lines.
 func BenchmarkCentreOnStones1080p(b *testing.B) {
-	s, img, err := rendertest.Frame(4552755645299769736, demo.SampleOptions{Size: 19, W: 1920, H: 1080, Stones: crowdedStones()})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer img.Close()
-	drawn, err := rendertest.DrawnGrid(s)
-	if err != nil {
-		b.Fatal(err)
-	}
-	drawn.Confidence = 0.45
+	_, img, drawn := crowdedFrame(b, 1920, 1080)
 	off, err := movedLines(drawn, [2]float64{0.5, 0.5})
 	if err != nil {
 		b.Fatal(err)
