@@ -278,7 +278,7 @@ func slidOffBoard(img gocv.Mat, c calib.Calibration) bool {
 
 // CentreBelow is the finder's confidence under which FindBoard asks whether the stones sit
 // between a grid's points (centreOnStones). Every grid found half a spacing off on 600 late-game
-// renders was found below 0.56; the test reads the frame nine times, so a sure grid is spared it.
+// renders was found below 0.56; the test reads the frame four times, so a sure grid is spared it.
 const CentreBelow = 0.65
 
 // centreOnStones moves a grid found half a spacing off, its points on the rims between the
@@ -299,13 +299,12 @@ const CentreBelow = 0.65
 // several so, the one whose lines stand out most. (The count of empty points showing their
 // grid-line cross, gridScore, chose a copy a line off there.) The moved grid's confidence is set
 // under the sure bar, since the finder's figure was for the grid it fitted: the grid checks then
-// judge it (CheckGrid can still move it a line) as they judge any unsure fit, and FindBoard
-// refuses it if they do not pass it.
+// judge it (CheckGrid can still move it a line) as they judge any unsure fit; if they refuse it,
+// FindBoard goes on as for any fit they refuse, but does not take the found grid back.
 func centreOnStones(img gocv.Mat, c calib.Calibration, p Params) (calib.Calibration, bool) {
 	if c.Confidence >= CentreBelow {
 		return c, false
 	}
-	p.HandTuned = false
 	base := surePoints(img, c, p)
 	if base < 0 {
 		return c, false
@@ -359,19 +358,7 @@ func centreOnStones(img gocv.Mat, c calib.Calibration, p Params) (calib.Calibrat
 // surePoints counts the points the learned reader reads, whatever it reads, with a probability
 // of at least 0.9 on the grid of cal (-1 if unreadable).
 func surePoints(img gocv.Mat, cal calib.Calibration, p Params) int {
-	n := -1
-	err := readOnce(img, cal, p, func(_ *Reader, rd Reading) {
-		n = 0
-		for _, c := range rd.Confidence {
-			if c >= 0.9 {
-				n++
-			}
-		}
-	})
-	if err != nil {
-		return -1
-	}
-	return n
+	return countRead(img, cal, p, func(rd Reading, i int) bool { return rd.Confidence[i] >= 0.9 })
 }
 
 // movedLines is cal's grid moved by d (columns, rows) lines (or parts of one), with cal's other terms.
@@ -487,11 +474,18 @@ func sureStone(rd Reading, i int) bool {
 // sureStones counts the points the learned reader reads as a black or white stone with a
 // probability of at least 0.95 on the grid of cal (-1 if unreadable).
 func sureStones(img gocv.Mat, cal calib.Calibration, p Params) int {
+	return countRead(img, cal, p, sureStone)
+}
+
+// countRead counts the points i of the learned reader's reading rd on the grid of cal for which
+// keep(rd, i) holds (-1 if unreadable).
+func countRead(img gocv.Mat, cal calib.Calibration, p Params, keep func(rd Reading, i int) bool) int {
 	p.HandTuned = false
-	n := 0
+	n := -1
 	err := readOnce(img, cal, p, func(_ *Reader, rd Reading) {
+		n = 0
 		for i := range rd.Stones {
-			if sureStone(rd, i) {
+			if keep(rd, i) {
 				n++
 			}
 		}
