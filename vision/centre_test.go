@@ -10,8 +10,8 @@ import (
 	"tengen/internal/rendertest"
 )
 
-// crowdedStones is a 19x19 position as crowded as a late game (three points in five hold a
-// stone, of either colour), drawn from a hash of each point so that no line is filled.
+// crowdedStones is a 19x19 position as crowded as a late game: three points in five hold a
+// stone, of either colour, chosen by a hash of the point so that every run draws the same board.
 func crowdedStones() []demo.Stone {
 	const n = 19
 	st := make([]demo.Stone, n*n)
@@ -48,9 +48,9 @@ func crowdedFrame(tb testing.TB, w, h int) (demo.Sample, gocv.Mat, calib.Calibra
 // TestCentreOnStones draws a crowded 19x19 board and hands centreOnStones its drawn grid, the
 // same grid moved half a spacing (its points on the rims between the stones), and the moved grid
 // found at CentreBelow. Only the unsure moved grid is moved, and back onto the drawn one. The
-// moves are those the test sees on this board: moved half a spacing sideways only, the grid's
-// points fall between two stones side by side, and the reader is sure of 333 of them (of 361;
-// 251 moved up or down, 111 moved both ways), too few more than on the drawn grid to tell.
+// moves are those centreOnStones can see on this board: on the drawn grid the reader is sure of
+// all 361 points, moved half a spacing up or down of 251 and both ways of 111, but moved sideways
+// only of 333 (the points fall between two stones side by side), too few fewer to tell.
 func TestCentreOnStones(t *testing.T) {
 	s, img, drawn := crowdedFrame(t, 800, 600)
 	if _, moved := centreOnStones(img, drawn, Params{}); moved {
