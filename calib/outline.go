@@ -469,6 +469,29 @@ func (m Margins) Even() bool {
 	return math.Abs(m[0]-m[1]) <= outlineEven && math.Abs(m[2]-m[3]) <= outlineEven
 }
 
+// Balanced returns the move by whole lines (columns, rows; at most two each way) after which the
+// margins are a board's around the grid with opposite sides within tol spacing of each other, and
+// whether there is one. A grid whose points the stones bear out, at the board's spacing, can still
+// sit a line or two off the board's own lines where those are too faint to tell: each line it
+// sits off leaves one margin two spacings wider than the opposite one, so a tol well under one
+// spacing still tells a line's move apart from a board's uneven edge or a slightly bent fit.
+func (m Margins) Balanced(tol float64) (cols, rows int, ok bool) {
+	du, dv := math.Round((m[3]-m[2])/2), math.Round((m[1]-m[0])/2)
+	if !(math.Abs(du) <= 2 && math.Abs(dv) <= 2) {
+		return 0, 0, false
+	}
+	moved := Margins{m[0] + dv, m[1] - dv, m[2] + du, m[3] - du}
+	for _, v := range moved {
+		if !(v >= outlineEvenMin && v <= outlineEvenMax) {
+			return 0, 0, false
+		}
+	}
+	if math.Abs(moved[0]-moved[1]) > tol || math.Abs(moved[2]-moved[3]) > tol {
+		return 0, 0, false
+	}
+	return int(du), int(dv), true
+}
+
 // OutlineMargins returns the margins of each board outline in img around c's grid: the grey
 // picture's outlines (boardOutlines), not the colour's, which Find trusts only for a sure fit.
 // An outline that does not enclose the grid gives negative margins.

@@ -241,6 +241,36 @@ func TestOutlineMargins(t *testing.T) {
 	}
 }
 
+// TestMarginsBalanced gives margins of grids at a board's own lines, a line or two off them and
+// at a wrong spacing: the move that balances them is the lines they are off by, and none is found
+// where no whole-line move makes them a board's.
+func TestMarginsBalanced(t *testing.T) {
+	cases := []struct {
+		name       string
+		m          Margins
+		cols, rows int
+		ok         bool
+	}{
+		{"even", Margins{0.6, 0.6, 0.7, 0.7}, 0, 0, true},
+		{"a little uneven", Margins{0.45, 0.85, 0.7, 0.5}, 0, 0, true},
+		{"a line up", Margins{-0.4, 1.6, 0.6, 0.6}, 0, 1, true},
+		{"a line right", Margins{0.6, 0.6, 1.7, -0.3}, -1, 0, true},
+		{"two lines down and a line left", Margins{2.6, -1.4, -0.4, 1.6}, 1, -2, true},
+		{"three lines down", Margins{3.6, -2.4, 0.6, 0.6}, 0, 0, false},
+		{"half a line down", Margins{1.1, 0.1, 0.6, 0.6}, 0, 0, false},
+		{"too uneven", Margins{0.3, 1.0, 0.6, 0.6}, 0, 0, false},
+		{"a spacing too wide (a grid over 17 of the board's lines)", Margins{1.8, 1.8, 1.8, 1.8}, 0, 0, false},
+		{"a spacing too narrow (over 21 lines)", Margins{-0.2, -0.2, 0.6, 0.6}, 0, 0, false},
+		{"no outline around it", Margins{math.NaN(), 0.6, 0.6, 0.6}, 0, 0, false},
+	}
+	for _, tc := range cases {
+		cols, rows, ok := tc.m.Balanced(0.6)
+		if ok != tc.ok || (ok && (cols != tc.cols || rows != tc.rows)) {
+			t.Errorf("%s %v: moved (%d, %d) %v, want (%d, %d) %v", tc.name, tc.m, cols, rows, ok, tc.cols, tc.rows, tc.ok)
+		}
+	}
+}
+
 // TestColourOutlines draws an orange board on a grey table of the same brightness: the grey
 // picture shows no edge between them, so boardOutlines finds no outline, and colourOutlines
 // must find the board within two pixels of each drawn corner. A grey frame has no colour

@@ -97,6 +97,57 @@ func BenchmarkCentreOnStones1080p(b *testing.B) {
 	}
 }
 
+// TestPhasedOnOutline hands phasedOnOutline the crowded board's drawn grid, the same grid a line
+// or two off (the reader is as sure of its points: the table beyond the edge reads surely empty),
+// and the grid half a spacing off. The drawn grid is kept, the grids off by whole lines are moved
+// back onto it by the board's outline, and the grid whose points fall between the stones is not
+// taken.
+func TestPhasedOnOutline(t *testing.T) {
+	s, img, drawn := crowdedFrame(t, 800, 600)
+	cases := []struct {
+		move [2]float64
+		ok   bool
+	}{
+		{[2]float64{0, 0}, true},
+		{[2]float64{0, 1}, true},
+		{[2]float64{-1, 0}, true},
+		{[2]float64{1, -1}, true},
+		{[2]float64{0.5, 0.5}, false},
+	}
+	for _, tc := range cases {
+		off, err := movedLines(drawn, tc.move)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, ok := phasedOnOutline(img, off, Params{})
+		if ok != tc.ok {
+			t.Errorf("moved by %v: taken %v, want %v", tc.move, ok, tc.ok)
+			continue
+		}
+		if e := rendertest.SpacingsOff(c, s.Corners, false); ok && e > 0.1 {
+			t.Errorf("moved by %v: gave a grid %.2f spacing off the drawn one", tc.move, e)
+		}
+	}
+}
+
+// BenchmarkPhasedOnOutline720p is FindBoard's last look at an unsure grid at 1280x720: the
+// crowded board's grid a line off, read, framed by the board's outlines, moved back and read
+// again. (At 1920x1080 the grey outlines of this render hold the grid's edge lines but not the
+// board's edge, so the grid is not taken there.)
+func BenchmarkPhasedOnOutline720p(b *testing.B) {
+	_, img, drawn := crowdedFrame(b, 1280, 720)
+	off, err := movedLines(drawn, [2]float64{0, 1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, ok := phasedOnOutline(img, off, Params{}); !ok {
+			b.Fatal("not taken")
+		}
+	}
+}
+
 // TestSameGrid: FindBoard does not take back from its search at the sure bar the grid it moved
 // onto the stones, and tells it by sameGrid: the same size, every corner within a quarter spacing.
 func TestSameGrid(t *testing.T) {
