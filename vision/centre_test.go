@@ -132,8 +132,8 @@ func TestPhasedOnOutline(t *testing.T) {
 
 // BenchmarkPhasedOnOutline720p is FindBoard's last look at an unsure grid at 1280x720: the
 // crowded board's grid a line off, read, framed by the board's outlines, moved back and read
-// again. (At 1920x1080 the grey outlines of this render hold the grid's edge lines but not the
-// board's edge, so the grid is not taken there.)
+// again. (Drawn at 1920x1080, this board's top corner touches the picture's edge, so no outline
+// frames it and the grid is not taken.)
 func BenchmarkPhasedOnOutline720p(b *testing.B) {
 	_, img, drawn := crowdedFrame(b, 1280, 720)
 	off, err := movedLines(drawn, [2]float64{0, 1})
