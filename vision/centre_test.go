@@ -84,15 +84,24 @@ func TestCentreOnStones(t *testing.T) {
 // 1920x1080: the grid half a spacing off a crowded board, read four times (as it is and moved
 // three ways), and the moves of the way the reader is surest of checked against the board's lines.
 func BenchmarkCentreOnStones1080p(b *testing.B) {
-	_, img, drawn := crowdedFrame(b, 1920, 1080)
-	off, err := movedLines(drawn, [2]float64{0.5, 0.5})
+	benchmarkOffGrid(b, 1920, 1080, [2]float64{0.5, 0.5}, func(img gocv.Mat, off calib.Calibration) bool {
+		_, moved := centreOnStones(img, off, Params{})
+		return moved
+	})
+}
+
+// benchmarkOffGrid times mend on the crowded board drawn at w x h with its grid moved by d (lines),
+// and fails if mend does not take the moved grid.
+func benchmarkOffGrid(b *testing.B, w, h int, d [2]float64, mend func(gocv.Mat, calib.Calibration) bool) {
+	_, img, drawn := crowdedFrame(b, w, h)
+	off, err := movedLines(drawn, d)
 	if err != nil {
 		b.Fatal(err)
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, moved := centreOnStones(img, off, Params{}); !moved {
-			b.Fatal("not moved")
+		if !mend(img, off) {
+			b.Fatalf("the grid moved by %v was not taken", d)
 		}
 	}
 }
@@ -135,17 +144,10 @@ func TestPhasedOnOutline(t *testing.T) {
 // again. (Drawn at 1920x1080, this board's top corner touches the picture's edge, so no outline
 // frames it and the grid is not taken.)
 func BenchmarkPhasedOnOutline720p(b *testing.B) {
-	_, img, drawn := crowdedFrame(b, 1280, 720)
-	off, err := movedLines(drawn, [2]float64{0, 1})
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, ok := phasedOnOutline(img, off, Params{}); !ok {
-			b.Fatal("not taken")
-		}
-	}
+	benchmarkOffGrid(b, 1280, 720, [2]float64{0, 1}, func(img gocv.Mat, off calib.Calibration) bool {
+		_, ok := phasedOnOutline(img, off, Params{})
+		return ok
+	})
 }
 
 // TestSameGrid: FindBoard does not take back from its search at the sure bar the grid it moved
