@@ -107,8 +107,8 @@ func benchmarkOffGrid(b *testing.B, w, h int, d [2]float64, mend func(gocv.Mat, 
 }
 
 // TestPhasedOnOutline hands phasedOnOutline the crowded board's drawn grid, the same grid a line
-// or two off (the reader is as sure of its points: the table beyond the edge reads surely empty),
-// and the grid half a spacing off. The drawn grid is kept, the grids off by whole lines are moved
+// off down, left, or both ways (the reader is as sure of its points: the table beyond the edge
+// reads surely empty), and the grid half a spacing off. The drawn grid is kept, the grids off by whole lines are moved
 // back onto it by the board's outline, and the grid whose points fall between the stones is not
 // taken.
 func TestPhasedOnOutline(t *testing.T) {

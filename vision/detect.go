@@ -103,10 +103,9 @@ const (
 // grids the board's outline places below the finder's bars are judged by the reader
 // (outlineGrid), and then the finder's own unsure grid by the reader and the outline together,
 // moved by whole lines if the outline says so (phasedOnOutline); failing that it fails with an
-// error wrapping calib.ErrNoBoard. A grid kept
-// below the sure bar, whichever way, is refused when the reader sees a line of it filled end to
-// end with stones of one colour (filledLine): no game does that, and a grid run off the board
-// does.
+// error wrapping calib.ErrNoBoard. A grid kept below the sure bar, whichever way, is refused when
+// the reader sees a line of it filled end to end with stones of one colour (filledLine): no game
+// does that, and a grid run off the board does.
 func FindBoard(img gocv.Mat, size int, p Params) (calib.Calibration, error) {
 	c, err := findBoard(img, size, p)
 	if err != nil || c.Confidence >= StillMinConfidence {
@@ -265,7 +264,14 @@ func phasedOnOutline(img gocv.Mat, c calib.Calibration, p Params) (calib.Calibra
 			return c, true
 		}
 		g, err := movedLines(c, [2]float64{float64(cols), float64(rows)})
-		if err == nil && g.InView() && phased(g) {
+		if err != nil || !g.InView() {
+			continue
+		}
+		// The lens term c carried was fitted to the grid a line off, as where CheckGrid moves one.
+		if bent, err := calib.FitLens(img, g); err == nil {
+			g = bent
+		}
+		if phased(g) {
 			return g, true
 		}
 	}
