@@ -1,6 +1,7 @@
 package vision
 
 import (
+	"math"
 	"testing"
 
 	"gocv.io/x/gocv"
@@ -174,6 +175,77 @@ func TestSameGrid(t *testing.T) {
 	for _, tc := range tests {
 		if got := sameGrid(tc.a, tc.b); got != tc.want {
 			t.Errorf("%s: sameGrid = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestReaderDoubts hands readerDoubts grids of the crowded board at confidences around the
+// finder's sure bar. The drawn grid is taken on the finder's word; a grid half a spacing off both
+// ways (the reader sure of 111 of its points) and a finer lattice turned across the stones (288),
+// as the finder fitted at 0.50 to late-game renders enlarged to 3072x2304 and 5120x3840, are doubted
+// between the sure bar and CentreBelow, and not asked outside it; readerUnsure, which FindBoard
+// asks of every grid it would keep as an unsure fit, finds the reader unsure of both at any
+// confidence and sure of the drawn grid. (Turned 15 to 45 degrees at 0.6
+// to 0.8 spacing, such lattices read 274 to 301 points surely, but the one at 0.7 and 45 degrees,
+// every second point on a point of the board, 344.)
+func TestReaderDoubts(t *testing.T) {
+	_, img, drawn := crowdedFrame(t, 800, 600)
+	half, err := movedLines(drawn, [2]float64{0.5, 0.5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A finer lattice turned across the stones: 0.7 spacing apart, turned 30 degrees about the
+	// board's centre, as the finder fitted at 0.50 to a late-game render enlarged to 5120x3840.
+	turned := func(scale, deg float64) calib.Calibration {
+		t.Helper()
+		sn, cs := math.Sincos(deg * math.Pi / 180)
+		var q [4]calib.Point2
+		for i, g := range [4][2]float64{{-9, -9}, {9, -9}, {9, 9}, {-9, 9}} {
+			x, y := scale*(cs*g[0]-sn*g[1]), scale*(sn*g[0]+cs*g[1])
+			q[i] = drawn.GridPixel(9+x, 9+y)
+		}
+		c, err := calib.FromCorners(drawn.ImageWidth, drawn.ImageHeight, 19, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	across := turned(0.7, 30)
+	cases := []struct {
+		name          string
+		grid          calib.Calibration
+		conf          float64
+		doubt, unsure bool // readerDoubts, readerUnsure
+	}{
+		{"drawn", drawn, 0.55, false, false},
+		{"drawn, unsure", drawn, 0.4, false, false},
+		{"half off", half, 0.55, true, true},
+		{"turned lattice", across, StillMinConfidence, true, true},
+		{"turned lattice, sure", across, CentreBelow, false, true},
+		{"half off, unsure", half, StillMinConfidence - 0.01, false, true},
+	}
+	for _, tc := range cases {
+		g := tc.grid
+		g.Confidence = tc.conf
+		sure := surePoints(img, g, Params{})
+		if got := readerDoubts(img, g, Params{}); got != tc.doubt {
+			t.Errorf("%s at %.2f: doubted %v, want %v (the reader sure of %d of 361 points)", tc.name, tc.conf, got, tc.doubt, sure)
+		}
+		if got := readerUnsure(img, g, Params{}); got != tc.unsure {
+			t.Errorf("%s: readerUnsure %v, want %v (the reader sure of %d of 361 points)", tc.name, got, tc.unsure, sure)
+		}
+	}
+}
+
+// BenchmarkReaderDoubts1080p is what readerDoubts adds to FindBoard for a grid found between the
+// sure bar and CentreBelow at 1920x1080: one reading of the frame on the grid.
+func BenchmarkReaderDoubts1080p(b *testing.B) {
+	_, img, drawn := crowdedFrame(b, 1920, 1080)
+	drawn.Confidence = 0.55
+	b.ReportAllocs()
+	for b.Loop() {
+		if readerDoubts(img, drawn, Params{}) {
+			b.Fatal("the drawn grid was doubted")
 		}
 	}
 }

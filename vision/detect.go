@@ -97,8 +97,10 @@ const (
 // which CheckGrid corrects) is kept when, on the corrected grid, enough points show their
 // grid-line cross clearly (linedEnough), or, on a crowded board, nearly every point shows its
 // lines or holds a stone read surely (vouchedEnough), or the black stones place it where its lines
-// do not show (stonesPlace), unless it slid off a board the picture cuts (slidOffBoard);
-// otherwise the board is searched for again at the sure bar. Last, where every search failed
+// do not show (stonesPlace), unless it slid off a board the picture cuts (slidOffBoard) or the
+// reader is unsure of too many of its points (readerUnsure); a fit the finder is only just sure
+// of is judged so too when the reader is (readerDoubts); otherwise the board is searched for
+// again at the sure bar. Last, where every search failed
 // (unless the finder's grid left the picture or slid off the board: calib.ErrNotInView), the
 // grids the board's outline places below the finder's bars are judged by the reader
 // (outlineGrid), and then the finder's own unsure grid by the reader and the outline together,
@@ -180,28 +182,35 @@ func findBoard(img gocv.Mat, size int, p Params) (calib.Calibration, error) {
 			c = bent
 		}
 	}
+	doubted := !centred && readerDoubts(img, c, p)
+	if doubted {
+		// Judged as an unsure fit from here on: the finder's figure did not see what the reader does.
+		c.Confidence = StillMinConfidence - 0.01
+	}
 	if c.Confidence >= StillMinConfidence {
 		return c, nil
 	}
-	// A fit slid off the board, over the table beside it, is no board whatever its points show.
+	// A fit slid off the board, over the table beside it, is no board whatever its points show;
+	// nor is one whose points the reader is unsure of (FoundSure), whatever its lines or stones.
 	slid := slidOffBoard(img, c)
+	judged := !slid && !doubted && !readerUnsure(img, c, p)
 	lined, empty := gridScoreEmpty(img, c, p)
-	if !slid && linedEnough(lined, empty, c.Size*c.Size, c.Corners == found.Corners) {
+	if judged && linedEnough(lined, empty, c.Size*c.Size, c.Corners == found.Corners) {
 		return c, nil
 	}
 	sure := sureStones(img, c, p)
-	if !slid && vouchedEnough(lined, sure, c.Size*c.Size) {
+	if judged && vouchedEnough(lined, sure, c.Size*c.Size) {
 		return c, nil
 	}
 	stones, placed := stonesPlace(img, c)
-	if !slid && (placed || framed(img, c, stones)) {
+	if judged && (placed || framed(img, c, stones)) {
 		return c, nil
 	}
 	// calib.Find ends at the first pass whose fit clears the low bar, so the passes after it never
 	// looked: searched again at the sure bar, one of them may find the board surely (a blurred
 	// board whose smoothed pass fitted it at 0.40, refused here, and its equalized pass at 0.60).
 	s, err := calib.Find(img, calib.FindOptions{Size: size, MinConfidence: StillMinConfidence})
-	if err == nil && !(centred && sameGrid(s, found)) {
+	if err == nil && !((centred || doubted) && sameGrid(s, found)) {
 		return s, nil
 	}
 	if slid {
@@ -217,11 +226,39 @@ func findBoard(img gocv.Mat, size int, p Params) (calib.Calibration, error) {
 		return g, nil
 	}
 	moved := ""
-	if centred {
+	switch {
+	case centred:
 		moved = fmt.Sprintf("; moved half a spacing onto the stones, which sat between the points of the grid found at %.2f", found.Confidence)
+	case doubted:
+		moved = fmt.Sprintf("; found at %.2f, but the reader is sure of fewer than %.0f%% of its points", found.Confidence, 100*FoundSure)
 	}
 	return calib.Calibration{}, fmt.Errorf("vision: %w: the best grid (confidence %.2f%s) shows its lines on only %d of %d points (%d read empty, %d sure stones; %v)",
 		calib.ErrNoBoard, c.Confidence, moved, max(lined, 0), c.Size*c.Size, empty, sure, stones)
+}
+
+// FoundSure is the least share of its points the learned reader must be sure of (0.9 or more,
+// whatever it reads) for a grid the finder found at its sure bar but under CentreBelow to be
+// taken on the finder's word (readerDoubts). On the late-game 19x19 renders of -seed 6001 and
+// 6002 (583 grids found at 0.3 or more), every right grid read at least 319 of 361 points surely
+// (327 at 0.5 to 0.65); grids 13 spacings off, a finer lattice turned across the stones or a
+// diagonal one through them, reached 0.50 with 285 and 297.
+const FoundSure = 0.85
+
+// readerDoubts reports whether c, found by the finder at its sure bar but under CentreBelow,
+// leaves the learned reader unsure of so many points (FoundSure) that FindBoard judges it as an
+// unsure fit instead: the points of a lattice that is not the board's fall on the stones' rims
+// and the cells between them. A grid the finder is surer of, or below its bar, is not asked.
+func readerDoubts(img gocv.Mat, c calib.Calibration, p Params) bool {
+	if c.Confidence < StillMinConfidence || c.Confidence >= CentreBelow {
+		return false
+	}
+	return readerUnsure(img, c, p)
+}
+
+// readerUnsure reports whether the learned reader is sure of fewer than FoundSure of c's points.
+func readerUnsure(img gocv.Mat, c calib.Calibration, p Params) bool {
+	sure := surePoints(img, c, p)
+	return sure >= 0 && float64(sure) < FoundSure*float64(c.Size*c.Size)
 }
 
 // PhasedSure is the share of a grid's points the learned reader must be sure of (0.9 or more,
