@@ -193,7 +193,8 @@ func findBoard(img gocv.Mat, size int, p Params) (calib.Calibration, error) {
 	// A fit slid off the board, over the table beside it, is no board whatever its points show;
 	// nor is one whose points the reader is unsure of (FoundSure), whatever its lines or stones.
 	slid := slidOffBoard(img, c)
-	judged := !slid && !doubted && !readerUnsure(img, c, p)
+	unsure := doubted || (!slid && readerUnsure(img, c, p))
+	judged := !slid && !unsure
 	lined, empty := gridScoreEmpty(img, c, p)
 	if judged && linedEnough(lined, empty, c.Size*c.Size, c.Corners == found.Corners) {
 		return c, nil
@@ -231,14 +232,17 @@ func findBoard(img gocv.Mat, size int, p Params) (calib.Calibration, error) {
 		moved = fmt.Sprintf("; moved half a spacing onto the stones, which sat between the points of the grid found at %.2f", found.Confidence)
 	case doubted:
 		moved = fmt.Sprintf("; found at %.2f, but the reader is sure of fewer than %.0f%% of its points", found.Confidence, 100*FoundSure)
+	case unsure:
+		moved = fmt.Sprintf("; the reader is sure of fewer than %.0f%% of its points", 100*FoundSure)
 	}
 	return calib.Calibration{}, fmt.Errorf("vision: %w: the best grid (confidence %.2f%s) shows its lines on only %d of %d points (%d read empty, %d sure stones; %v)",
 		calib.ErrNoBoard, c.Confidence, moved, max(lined, 0), c.Size*c.Size, empty, sure, stones)
 }
 
 // FoundSure is the least share of its points the learned reader must be sure of (0.9 or more,
-// whatever it reads) for a grid the finder found at its sure bar but under CentreBelow to be
-// taken on the finder's word (readerDoubts). On the late-game 19x19 renders of -seed 6001 and
+// whatever it reads) for FindBoard to take a grid the finder found at its sure bar but under
+// CentreBelow on the finder's word (readerDoubts), or to keep an unsure fit by its lines, stones
+// or outline (readerUnsure). On the late-game 19x19 renders of -seed 6001 and
 // 6002 (583 grids found at 0.3 or more), every right grid read at least 319 of 361 points surely
 // (327 at 0.5 to 0.65); grids 13 spacings off, a finer lattice turned across the stones or a
 // diagonal one through them, reached 0.50 with 285 and 297.
