@@ -182,12 +182,12 @@ func TestSameGrid(t *testing.T) {
 // TestReaderDoubts hands readerDoubts grids of the crowded board at confidences around the
 // finder's sure bar. The drawn grid is taken on the finder's word; a grid half a spacing off both
 // ways (the reader sure of 111 of its points) and a finer lattice turned across the stones (288),
-// as the finder fitted at 0.50 to late-game renders enlarged to 3072x2304 and 5120x3840, are doubted
-// between the sure bar and CentreBelow, and not asked outside it; readerUnsure, which FindBoard
-// asks of every grid it would keep as an unsure fit, finds the reader unsure of both at any
-// confidence and sure of the drawn grid. (Turned 15 to 45 degrees at 0.6
-// to 0.8 spacing, such lattices read 274 to 301 points surely, but the one at 0.7 and 45 degrees,
-// every second point on a point of the board, 344.)
+// as the finder fitted at 0.50 to late-game renders enlarged to 3072x2304 and 5120x3840, are
+// doubted between the sure bar and CentreBelow, and not asked outside it. readerUnsure, which
+// FindBoard asks of every grid it would keep as an unsure fit, finds the reader unsure of both at
+// any confidence and sure of the drawn grid. (Turned 15 to 45 degrees at 0.6 to 0.8 spacing, such
+// lattices read 274 to 301 points surely; the one at 0.7 and 45 degrees, every second point on a
+// point of the board, 344.)
 func TestReaderDoubts(t *testing.T) {
 	_, img, drawn := crowdedFrame(t, 800, 600)
 	half, err := movedLines(drawn, [2]float64{0.5, 0.5})
