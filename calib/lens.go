@@ -149,8 +149,10 @@ func (li *lensImage) fitFixed() Calibration {
 // fitFoundLens is FitLens for a grid the finder fitted: a straight grid fitted to a bent board's
 // lines lies on them in the middle and off them at the corners (a little too large under a
 // barrel lens), so the corners move with the term. For each term the corners are those whose bent
-// grid comes nearest the found one (withLensFor); the best term's corners and term are then moved
-// a coordinate at a time while the lines' contrast rises, and kept as FitLens keeps a term. A
+// grid comes nearest the found one (withLensFor), over all its intersections and, for a grid found
+// at lensAnchorMin or more, over its middle half alone (lensAnchors); each way's best term's
+// corners and term are then moved a coordinate at a time while the lines' contrast rises
+// (refineCorners), and the grid that shows its lines better is kept as FitLens keeps a term. A
 // term under lensMoveMin bends the grid too little for the finder's compromise to matter (a tenth
 // of a spacing, within its own error), so there the corners stay and FitLens decides the term.
 func fitFoundLens(frame gocv.Mat, cal Calibration) (Calibration, error) {
@@ -160,39 +162,65 @@ func fitFoundLens(frame gocv.Mat, cal Calibration) (Calibration, error) {
 	}
 	defer li.close()
 	straight := li.straight()
-	best, bestS := straight, li.score(straight)
-	for i := 1; i <= lensSteps; i++ {
-		c, ok := withLensFor(straight, lensStep*float64(i))
-		if !ok {
+	straightS := li.score(straight)
+	// The best term for each way of matching the found grid, each then refined; the best refined.
+	best, bestS, anchor := straight, straightS, lensAnchors[0]
+	anchors := lensAnchors[:]
+	if cal.Confidence < lensAnchorMin {
+		anchors = anchors[:1]
+	}
+	for _, inner := range anchors {
+		start, startS := straight, straightS
+		for i := 1; i <= lensSteps; i++ {
+			c, ok := withLensFor(straight, lensStep*float64(i), inner)
+			if !ok {
+				continue
+			}
+			if s := li.score(c); s > startS {
+				start, startS = c, s
+			}
+		}
+		if start.Lens == 0 {
 			continue
 		}
-		if s := li.score(c); s > bestS {
-			best, bestS = c, s
+		if c, s := li.refineCorners(start, startS); s > bestS {
+			best, bestS, anchor = c, s, inner
 		}
 	}
 	if best.Lens == 0 {
 		return li.fitFixed(), nil
 	}
-	sp := straight.Spacing()
+	opposite, ok := withLensFor(straight, -best.Lens, anchor)
+	if best.Lens < lensMoveMin || !ok || !li.keep(best, opposite) || !li.stonesAgree(straight, best) {
+		return li.fitFixed(), nil
+	}
+	return li.result(best), nil
+}
+
+// refineCorners moves c's corners and term a coordinate at a time, in steps of 0.1, 0.05 and
+// 0.025 spacing, while its lines' contrast (score, s at the start) rises, and returns the grid it
+// ends on and its score.
+func (li *lensImage) refineCorners(c Calibration, s float64) (Calibration, float64) {
+	sp := li.straight().Spacing()
 	for _, step := range []float64{0.1, 0.05, 0.025} {
 		for range 4 {
 			moved := false
 			for i := range 9 { // the eight corner coordinates, then the term
 				for _, d := range []float64{step, -step} {
-					c := best
+					m := c
 					switch {
 					case i == 8:
-						c.Lens = max(lensStep/4, c.Lens+d/5)
+						m.Lens = max(lensStep/4, m.Lens+d/5)
 					case i%2 == 0:
-						c.Corners[i/2].X += d * sp
+						m.Corners[i/2].X += d * sp
 					default:
-						c.Corners[i/2].Y += d * sp
+						m.Corners[i/2].Y += d * sp
 					}
-					if c.Validate() != nil {
+					if m.Validate() != nil {
 						continue
 					}
-					if s := li.score(c); s > bestS {
-						best, bestS, moved = c, s, true
+					if ms := li.score(m); ms > s {
+						c, s, moved = m, ms, true
 						break
 					}
 				}
@@ -202,11 +230,7 @@ func fitFoundLens(frame gocv.Mat, cal Calibration) (Calibration, error) {
 			}
 		}
 	}
-	opposite, ok := withLensFor(straight, -best.Lens)
-	if best.Lens < lensMoveMin || !ok || !li.keep(best, opposite) || !li.stonesAgree(straight, best) {
-		return li.fitFixed(), nil
-	}
-	return li.result(best), nil
+	return c, s
 }
 
 // stonesAgree reports whether the black stones sit on moved's intersections about as well as on
@@ -232,18 +256,41 @@ func (li *lensImage) stonesAgree(straight, moved Calibration) bool {
 	return n < lensStonesMin || off1 <= off0+lensStonesSlack*float64(n)
 }
 
+// lensAnchors are the shares of a found grid, about its middle, that fitFoundLens matches a bent
+// grid to (withLensFor): all of it, or its middle half both ways. The finder's straight grid
+// matches a bent board's lines in the middle and is too large at the corners, and a bent grid
+// matched to all of it takes half of that error in: on late-game 19x19 renders through a barrel
+// lens, grids found 0.6 to 0.8 spacing off at a corner came out 0.5 to 0.8 off matched to all
+// their intersections and 0.2 to 0.3 off matched to their middle half, whose lines they showed
+// better. Only a grid found at lensAnchorMin or more is matched by its middle half too.
+var lensAnchors = [...]float64{1, 0.5}
+
+// lensAnchorMin is the least confidence of a found grid whose middle fitFoundLens trusts
+// (lensAnchors): the bar under which vision.FindBoard asks whether a grid's stones sit between its
+// points (vision.CentreBelow), since a grid found under it may be off in the middle. Such grids'
+// middle halves bent two right grids found at 0.40 and 0.36 (half a spacing across the stones)
+// 0.8 and 0.9 spacing off at a corner, one the black stones placed in the board's outline (given
+// DefaultMinConfidence, its middle on the stones) 0.5 off, and a hand-drawn 13x13 grid found at
+// 0.51 (Roboflow 820b7ea01ecb) up to 0.6 spacing inwards, its stones left off their points.
+const lensAnchorMin = 0.65
+
 // withLensFor returns a calibration with lens term k whose grid matches cal's straight grid as
-// closely as a bent grid can: cal's intersections straightened by k, a homography fitted to them
-// by least squares, and its corners bent back. ok is false when they make no calibration.
-func withLensFor(cal Calibration, k float64) (Calibration, bool) {
+// closely as a bent grid can over the share inner of it about its middle (1: all of it): cal's
+// intersections there straightened by k, a homography fitted to them by least squares, and its
+// corners bent back. ok is false when they make no calibration.
+func withLensFor(cal Calibration, k, inner float64) (Calibration, bool) {
 	c := cal
 	c.Lens = k
 	l := c.lens()
 	h := cal.GridToImage()
 	src := make([][2]float64, 0, cal.Size*cal.Size)
 	dst := make([][2]float64, 0, cal.Size*cal.Size)
+	mid, reach := float64(cal.Size-1)/2, inner*float64(cal.Size-1)/2+1e-9
 	for row := 0; row < cal.Size; row++ {
 		for col := 0; col < cal.Size; col++ {
+			if math.Abs(float64(col)-mid) > reach || math.Abs(float64(row)-mid) > reach {
+				continue
+			}
 			p := l.straighten(applyH(h, Point2{float64(col), float64(row)}))
 			src = append(src, [2]float64{float64(col), float64(row)})
 			dst = append(dst, [2]float64{p.X, p.Y})
