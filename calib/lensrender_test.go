@@ -169,9 +169,10 @@ func TestFindAnchorsTheBendOnTheMiddle(t *testing.T) {
 // capture of a flat, crowded board whose lines gain it from a grid drawn 0.7 spacing inwards at its
 // corners with a term of 0.085, which leaves its edge stones a quarter spacing off their points on
 // average instead of 0.07 (the stones' say, stonesAgree). 820b7ea01ecb is a 13x13 grid drawn by
-// hand on paper, found at 0.51, whose middle half a term of 0.075 matched up to 0.6 spacing inwards at
-// the corners, its stones left off their points; its stone blobs sit 0.37 spacing off either way
-// and cannot tell, so the finder's own doubt of the grid's middle spares it (lensAnchorMin).
+// hand on paper, found at 0.51, whose middle half a term of 0.075 matched up to 0.6 spacing
+// inwards at the corners, its stones left off their points; its stone blobs sit 0.37 spacing off
+// either way and cannot tell, so the finder's own doubt of the grid's middle spares it
+// (lensAnchorMin).
 func TestFindKeepsAFlatBoardFlat(t *testing.T) {
 	dir := shareddata.Path(t, "vision-eval")
 	for _, name := range []string{"2ce631f4039649408b9a11a11d2f50d2", "820b7ea01ecb4b6bb9958aa7be4445ce"} {
