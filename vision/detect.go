@@ -129,6 +129,7 @@ func FindBoard(img gocv.Mat, size int, p Params) (calib.Calibration, error) {
 // board set up for a photograph need not hold a game: 13 of the 264 Roboflow photos (boards laid
 // out to train a stone detector) fill a line, on grids the finder is sure of (0.52 to 0.89), so
 // FindBoard asks this only of the grids below its sure bar, which it judges by the reader anyway.
+// A point the reader is unsure of may be either (filledRun).
 func filledLine(img gocv.Mat, cal calib.Calibration, p Params) (string, bool) {
 	p.HandTuned = false
 	n := cal.Size
@@ -142,21 +143,42 @@ func filledLine(img gocv.Mat, cal calib.Calibration, p Params) (string, bool) {
 	err := readOnce(img, cal, p, func(_ *Reader, rd Reading) {
 		for axis, kind := range [2]string{"row", "column"} {
 			for line := 0; line < n && !found; line++ {
-				first := rd.Stones[point(axis, line, 0)]
-				if first != observe.Black && first != observe.White {
-					continue
+				stones, conf := make([]observe.Stone, n), make([]float32, n)
+				for k := range n {
+					stones[k], conf[k] = rd.Stones[point(axis, line, k)], rd.Confidence[point(axis, line, k)]
 				}
-				k := 1
-				for k < n && rd.Stones[point(axis, line, k)] == first {
-					k++
-				}
-				if k == n {
+				if filledRun(stones, conf) {
 					name, found = fmt.Sprintf("%s %d (of %d, counted from the picture's %s)", kind, line+1, n, [2]string{"top", "left"}[axis]), true
 				}
 			}
 		}
 	})
 	return name, err == nil && found
+}
+
+// filledLineSure is the probability under which filledRun takes a point's reading as unknown.
+const filledLineSure = 0.9
+
+// filledRun reports whether a line's readings (stones, with the reader's probability of each)
+// are stones of one colour end to end. A point read with less than filledLineSure may be either
+// colour, so it does not break the run, but most of the line's points must be sure. A hand or a
+// sleeve over a board's dark edge leaves those points unsure, and how a retraining reads them
+// varies: on the edge under a hand of `render-boards -seed 9902` scene 171, one retraining read 4 of
+// the 19 points empty at 0.67 to 0.89 and 2 more black under 0.9, where the committed reader reads
+// all 19 black.
+func filledRun(stones []observe.Stone, conf []float32) bool {
+	colour, unsure := observe.Empty, 0
+	for k, st := range stones {
+		if conf[k] < filledLineSure {
+			unsure++
+			continue
+		}
+		if (st != observe.Black && st != observe.White) || (colour != observe.Empty && st != colour) {
+			return false
+		}
+		colour = st
+	}
+	return colour != observe.Empty && 2*unsure < len(stones)
 }
 
 // findBoard is FindBoard without the filled-line check.
@@ -380,16 +402,26 @@ func slidOffBoard(img gocv.Mat, c calib.Calibration) bool {
 // renders was found below 0.56; the test reads the frame four times, so a sure grid is spared it.
 const CentreBelow = 0.65
 
+// centreSure is the probability at which centreOnStones counts a point as read surely: stricter
+// than surePoints' 0.9, since the reader gives most points between stones more than 0.9 but less
+// than it gives a stone on its point. On the 900 late-game renders of `render-boards -seed 6001`,
+// 6002 and 6005 (19x19), the drawn grid moved half a spacing (three ways a frame, 2,700 grids)
+// gained a seventh of the points by moving back at 0.9 for 2,024 of them, at 0.99 for 2,656;
+// no drawn grid gained more than 25 points at 0.99 by a half-spacing move (a seventh is 52). A
+// retraining surer of the points between stones (six augmented copies of each photo) kept
+// 2,615 at 0.99 against 1,701 at 0.9.
+const centreSure = 0.99
+
 // centreOnStones moves a grid found half a spacing off, its points on the rims between the
 // stones, onto the stones. A person sees at once that such a grid is wrong: the stones are not on
-// its points. The learned reader sees it too: it is sure of a point (0.9 or more, any reading)
-// where a stone is centred on it or no stone is near, and unsure where a point falls between
-// stones. So the grid is read as it is and moved half a spacing sideways, up or down, and both
-// ways; when a move makes the reader sure of a seventh of the points more, the stones are between
-// the grid's points. On 600 late-game renders (19x19, 129 to 341 stones) six wrong grids gained 65
-// to 193 points so, and no right grid more than 37. A grid half a spacing off sideways only can
-// pass unseen: the reader can be sure of a point between two stones side by side
-// (TestCentreOnStones).
+// its points. The learned reader sees it too: it is sure of a point (centreSure or more, any
+// reading) where a stone is centred on it or no stone is near, and less sure where a point falls
+// between stones. So the grid is read as it is and moved half a spacing sideways, up or down, and
+// both ways; when a move makes the reader sure of a seventh of the points more, the stones are
+// between the grid's points. On 600 late-game renders (19x19, 129 to 341 stones), counted at 0.9,
+// six wrong grids gained 65 to 193 points so, and no right grid more than 37 (centreSure says
+// why the count is now at 0.99; a grid half a spacing off sideways only, whose points fall
+// between two stones side by side, passed unseen at 0.9: TestCentreOnStones).
 //
 // A move by half a spacing puts the points on the stones but cannot tell which way the lines
 // lie: the moves by +1/2 and -1/2 are a line apart, and the reader is as sure of both. The one the
@@ -404,7 +436,10 @@ func centreOnStones(img gocv.Mat, c calib.Calibration, p Params) (calib.Calibrat
 	if c.Confidence >= CentreBelow {
 		return c, false
 	}
-	base := surePoints(img, c, p)
+	sureOf := func(g calib.Calibration) int {
+		return countRead(img, g, p, func(rd Reading, i int) bool { return rd.Confidence[i] >= centreSure })
+	}
+	base := sureOf(c)
 	if base < 0 {
 		return c, false
 	}
@@ -428,7 +463,7 @@ func centreOnStones(img gocv.Mat, c calib.Calibration, p Params) (calib.Calibrat
 		if len(moves) == 0 {
 			continue
 		}
-		if s := surePoints(img, moves[0], p); s > best {
+		if s := sureOf(moves[0]); s > best {
 			best, bestWay = s, moves
 		}
 	}

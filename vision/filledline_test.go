@@ -8,7 +8,51 @@ import (
 	"tengen/calib"
 	"tengen/demo"
 	"tengen/internal/rendertest"
+	"tengen/vision/observe"
 )
+
+// TestFilledRun reads lines of nine points: a point read under filledLineSure may be either colour
+// and does not break a run, but a sure empty point or a sure stone of the other colour does, and
+// a line mostly unsure is no run.
+func TestFilledRun(t *testing.T) {
+	const b, w, e = observe.Black, observe.White, observe.Empty
+	sure := func(n int) []float32 {
+		c := make([]float32, n)
+		for i := range c {
+			c[i] = 0.99
+		}
+		return c
+	}
+	unsureAt := func(at ...int) []float32 {
+		c := sure(9)
+		for _, i := range at {
+			c[i] = 0.7
+		}
+		return c
+	}
+	for _, tc := range []struct {
+		name   string
+		stones []observe.Stone
+		conf   []float32
+		want   bool
+	}{
+		{"black end to end", []observe.Stone{b, b, b, b, b, b, b, b, b}, sure(9), true},
+		{"white end to end", []observe.Stone{w, w, w, w, w, w, w, w, w}, sure(9), true},
+		{"one sure empty point", []observe.Stone{b, b, b, b, e, b, b, b, b}, sure(9), false},
+		{"one sure stone of the other colour", []observe.Stone{b, b, b, b, w, b, b, b, b}, sure(9), false},
+		{"empty points under a hand, unsure", []observe.Stone{b, b, b, e, e, e, b, b, b}, unsureAt(3, 4, 5), true},
+		{"an unsure white among black", []observe.Stone{w, b, b, b, b, b, b, b, b}, unsureAt(0), true},
+		{"five of nine unsure", []observe.Stone{b, e, e, e, e, e, b, b, b}, unsureAt(1, 2, 3, 4, 5), false},
+		{"four of nine unsure", []observe.Stone{b, e, e, e, e, b, b, b, b}, unsureAt(1, 2, 3, 4), true},
+		{"every point unsure", []observe.Stone{b, b, b, b, b, b, b, b, b}, unsureAt(0, 1, 2, 3, 4, 5, 6, 7, 8), false},
+		{"empty end to end", []observe.Stone{e, e, e, e, e, e, e, e, e}, sure(9), false},
+		{"obscured", []observe.Stone{b, b, b, b, observe.Obscured, b, b, b, b}, sure(9), false},
+	} {
+		if got := filledRun(tc.stones, tc.conf); got != tc.want {
+			t.Errorf("%s: filledRun = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
 
 // TestFilledLine renders a 19x19 board (the look of `render-boards -seed 9902` scene 171, a room
 // whose finder ran a grid off the board, at 640x480) with positions drawn on purpose and reads
