@@ -140,12 +140,13 @@ func filledLine(img gocv.Mat, cal calib.Calibration, p Params) (string, bool) {
 		return k*n + line
 	}
 	name, found := "", false
+	stones, conf := make([]observe.Stone, n), make([]float32, n)
 	err := readOnce(img, cal, p, func(_ *Reader, rd Reading) {
 		for axis, kind := range [2]string{"row", "column"} {
 			for line := 0; line < n && !found; line++ {
-				stones, conf := make([]observe.Stone, n), make([]float32, n)
 				for k := range n {
-					stones[k], conf[k] = rd.Stones[point(axis, line, k)], rd.Confidence[point(axis, line, k)]
+					i := point(axis, line, k)
+					stones[k], conf[k] = rd.Stones[i], rd.Confidence[i]
 				}
 				if filledRun(stones, conf) {
 					name, found = fmt.Sprintf("%s %d (of %d, counted from the picture's %s)", kind, line+1, n, [2]string{"top", "left"}[axis]), true
