@@ -38,6 +38,7 @@ func run(args []string) error {
 	hidden := fs.String("hidden", "32,16", "hidden layer widths")
 	seed := fs.Uint64("seed", def.Seed, "random seed")
 	dump := fs.String("dump", "", "with -loso: draw every held-out photo read with a mistake into this directory")
+	castShadows := fs.Bool("shadows", def.CastShadows, "let some augmented copies be lit by a low lamp whose stones throw shadows")
 	members := fs.Int("members", def.Members, "networks in the committee, each from its own seed")
 	sure := fs.Float64("sure", float64(def.Sure), "the committee's first member reads alone a point it is this sure of (0: every member reads every point)")
 	foldWeights := fs.String("foldweights", "", "with -loso: write each fold's reader to this directory as SOURCE.weights")
@@ -52,6 +53,7 @@ func run(args []string) error {
 	opt := def
 	opt.Variants, opt.Seed, opt.Train.Epochs, opt.Train.Seed, opt.Dump, opt.Members = *variants, *seed, *epochs, *seed, *dump, *members
 	opt.Sure = float32(*sure)
+	opt.CastShadows = *castShadows
 	opt.Train.AverageFrom = *average
 	opt.Train.MaskRate = *mask
 	if *maskKinds != "" {
@@ -122,7 +124,7 @@ func run(args []string) error {
 		slog.Debug("skipped", "photo", s.Rel, "why", s.Reason)
 	}
 	fmt.Printf("photos: %d prepared %v, %d skipped %v (%s)\n", len(prepared), counts, len(skipped), skippedBy, time.Since(start).Round(time.Second))
-	pool, err := readertrain.NewPool(prepared, opt.Variants, opt.Seed)
+	pool, err := readertrain.NewPool(prepared, opt)
 	if err != nil {
 		return err
 	}

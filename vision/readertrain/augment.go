@@ -246,3 +246,92 @@ func (s PaleBoard) paint(pix []byte, w, h int, cal calib.Calibration, labels []o
 		}
 	}
 }
+
+// CastShadows is a random change of the light that the other changes do not make: a low lamp
+// to one side, under which every stone throws a shadow onto the board beside it. A reader that
+// never saw one took the dark crescent beside a stone for a stone's rim (gomrade 1/11.jpg, lit
+// from the left, read the points right of its stones as black).
+type CastShadows struct {
+	Dir      float64 // the shadows' direction on the board, in radians of the grid's own axes
+	Offset   float64 // how far a shadow's centre lies from its stone's, in grid spacings
+	Depth    float64 // the share of the light a shadow's core takes away (0: no shadow)
+	Softness float64 // the width of its edge, in grid spacings
+}
+
+// RandomCastShadows draws shadows for about a third of draws, and no change otherwise.
+func RandomCastShadows(rng *rand.Rand) CastShadows {
+	if rng.IntN(3) != 0 {
+		return CastShadows{}
+	}
+	return CastShadows{Dir: 2 * math.Pi * rng.Float64(), Offset: 0.12 + 0.26*rng.Float64(),
+		Depth: 0.25 + 0.45*rng.Float64(), Softness: 0.04 + 0.14*rng.Float64()}
+}
+
+// Identity reports whether the change changes nothing.
+func (s CastShadows) Identity() bool { return s.Depth <= 0 }
+
+// Apply returns a copy of img (BGR) in which every stone the labels settle throws its shadow.
+// cal places the board; the stones' own discs, and every point the labels do not settle, keep
+// their look.
+func (s CastShadows) Apply(img gocv.Mat, cal calib.Calibration, labels []observe.Stone, known []bool) (gocv.Mat, error) {
+	out := img.Clone()
+	if s.Identity() {
+		return out, nil
+	}
+	pix, err := out.DataPtrUint8()
+	if err != nil {
+		out.Close()
+		return gocv.Mat{}, fmt.Errorf("readertrain: %w", err)
+	}
+	s.paint(pix, out.Cols(), out.Rows(), cal, labels, known)
+	return out, nil
+}
+
+// stoneRadius is a stone's radius in grid spacings, for the shadows it throws and the disc it
+// keeps.
+const stoneRadius = 0.47
+
+// paint darkens pix, a w x h BGR picture, where the stones' shadows fall.
+func (s CastShadows) paint(pix []byte, w, h int, cal calib.Calibration, labels []observe.Stone, known []bool) {
+	n := cal.Size
+	// at reports what the labels say of the point (c, r): a stone, empty, or unsettled (ok false).
+	at := func(c, r int) (stone, ok bool) {
+		k := r*n + c
+		if c < 0 || r < 0 || c >= n || r >= n || k >= len(labels) || k >= len(known) || !known[k] {
+			return false, false
+		}
+		return labels[k] == observe.Black || labels[k] == observe.White, true
+	}
+	ox, oy := s.Offset*math.Cos(s.Dir), s.Offset*math.Sin(s.Dir)
+	lo, hi := -0.5, float64(n)-0.5
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			g := cal.ImageToGrid(calib.Point2{X: float64(x), Y: float64(y)})
+			if !(g.X > lo && g.X < hi && g.Y > lo && g.Y < hi) {
+				continue
+			}
+			// A stone's disc, or a point the labels do not settle, keeps its look.
+			c, r := math.Round(g.X), math.Round(g.Y)
+			stone, ok := at(int(c), int(r))
+			if !ok || (stone && math.Hypot(g.X-c, g.Y-r) < stoneRadius) {
+				continue
+			}
+			// The one stone whose shadow may cover this pixel stands at the point nearest to it
+			// less the offset (a shadow is no wider than a stone, less than half a spacing).
+			sc, sr := math.Round(g.X-ox), math.Round(g.Y-oy)
+			if stone, _ := at(int(sc), int(sr)); !stone {
+				continue
+			}
+			d := math.Hypot(g.X-ox-sc, g.Y-oy-sr)
+			m := math.Min(math.Max((stoneRadius+s.Softness/2-d)/s.Softness, 0), 1)
+			if m <= 0 {
+				continue
+			}
+			k := 3 * (y*w + x)
+			f := 1 - s.Depth*m
+			for ch := 0; ch < 3; ch++ {
+				pix[k+ch] = uint8(float64(pix[k+ch])*f + 0.5)
+			}
+		}
+	}
+}

@@ -91,3 +91,53 @@ func TestPaleBoardChangesOnlyTheBoard(t *testing.T) {
 		})
 	}
 }
+
+// TestCastShadowsDarkenBesideStones checks cast shadows on a drawn board: the board beside each
+// stone, on the shadows' side, darkens by the depth asked, while the stones' discs, the board on
+// their other side, the board away from stones and the table keep their look.
+func TestCastShadowsDarkenBesideStones(t *testing.T) {
+	img, cal, labels, known := drawnBoard(t)
+	defer img.Close()
+	at := func(m gocv.Mat, p image.Point) [3]float64 {
+		v := m.GetVecbAt(p.Y, p.X)
+		return [3]float64{float64(v[0]), float64(v[1]), float64(v[2])}
+	}
+	// The black stone stands at (100, 100), the white at (220, 160); a spacing is 30 pixels.
+	black, white, table, cell := image.Pt(100, 100), image.Pt(220, 160), image.Pt(3, 3), image.Pt(175, 145)
+	eastOfBlack, westOfBlack := image.Pt(119, 106), image.Pt(81, 106)
+	eastOfWhite, westOfWhite := image.Pt(239, 166), image.Pt(201, 166)
+	tests := []struct {
+		name     string
+		shadows  CastShadows
+		dark     []image.Point // darkened by the depth
+		keptLook []image.Point // unchanged
+	}{
+		{"none", CastShadows{}, nil, []image.Point{black, white, table, cell, eastOfBlack, westOfBlack, eastOfWhite, westOfWhite}},
+		{"lamp to the west", CastShadows{Dir: 0, Offset: 0.3, Depth: 0.5, Softness: 0.1},
+			[]image.Point{eastOfBlack, eastOfWhite}, []image.Point{black, white, table, cell, westOfBlack, westOfWhite}},
+		{"lamp to the east", CastShadows{Dir: math.Pi, Offset: 0.3, Depth: 0.5, Softness: 0.1},
+			[]image.Point{westOfBlack, westOfWhite}, []image.Point{black, white, table, cell, eastOfBlack, eastOfWhite}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			out, err := tc.shadows.Apply(img, cal, labels, known)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer out.Close()
+			for _, p := range tc.dark {
+				before, after := at(img, p), at(out, p)
+				for ch := range before {
+					if want := before[ch] * (1 - tc.shadows.Depth); math.Abs(after[ch]-want) > 1 {
+						t.Errorf("%v channel %d is %.0f, want %.0f (from %.0f)", p, ch, after[ch], want, before[ch])
+					}
+				}
+			}
+			for _, p := range tc.keptLook {
+				if at(out, p) != at(img, p) {
+					t.Errorf("%v changed from %v to %v", p, at(img, p), at(out, p))
+				}
+			}
+		})
+	}
+}

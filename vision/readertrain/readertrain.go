@@ -205,19 +205,21 @@ type Pool struct {
 	sets map[*Photo]*stonenet.Set
 }
 
-// NewPool computes the training points of every photo (rendered boards are taken as drawn).
-func NewPool(photos []*Photo, variants int, seed uint64) (*Pool, error) {
+// NewPool computes the training points of every photo (rendered boards are taken as drawn): the
+// photo as it is and opt.Variants augmented copies drawn from opt.Seed.
+func NewPool(photos []*Photo, opt Options) (*Pool, error) {
 	pl := &Pool{sets: map[*Photo]*stonenet.Set{}}
 	for _, p := range photos {
 		set := &stonenet.Set{In: vision.NetInputs}
-		rng := rand.New(rand.NewPCG(seed, hashString(p.Rel)))
-		copies := variants
+		rng := rand.New(rand.NewPCG(opt.Seed, hashString(p.Rel)))
+		copies := opt.Variants
 		if p.Source == evalset.Renders {
 			// Renders are random already, and many: unchanged, so that the real photos (fewer,
 			// each seen under several augmentations) are not outweighed by drawn boards.
 			copies = 0
 		}
-		pales := rand.New(rand.NewPCG(seed^0x9a1e, hashString(p.Rel))) // apart, so rng's draws stay as they were
+		pales := rand.New(rand.NewPCG(opt.Seed^0x9a1e, hashString(p.Rel))) // apart, so rng's draws stay as they were
+		shadows := rand.New(rand.NewPCG(opt.Seed^0x5ad0, hashString(p.Rel)))
 		for v := 0; v <= copies; v++ {
 			a, src, owned := Augmentation{Identity: true}, p.Img, false
 			if v > 0 {
@@ -228,6 +230,18 @@ func NewPool(photos []*Photo, variants int, seed uint64) (*Pool, error) {
 						return nil, fmt.Errorf("readertrain: %s: %w", p.Rel, err)
 					}
 					src, owned = m, true
+				}
+				if opt.CastShadows {
+					if cs := RandomCastShadows(shadows); !cs.Identity() {
+						m, err := cs.Apply(src, p.Cal, p.Labels, p.Known)
+						if owned {
+							src.Close()
+						}
+						if err != nil {
+							return nil, fmt.Errorf("readertrain: %s: %w", p.Rel, err)
+						}
+						src, owned = m, true
+					}
 				}
 			}
 			img, cal, err := a.Apply(src, p.Cal, p.Spacing, rng)
@@ -304,6 +318,9 @@ type Options struct {
 	// Members is the number of networks in the committee, each trained from its own seed
 	// (Seed, Seed+1, ...) with its own photos held aside for its temperature.
 	Members int
+	// CastShadows lets some copies be lit by a low lamp whose stones throw shadows beside them
+	// (RandomCastShadows).
+	CastShadows bool
 	// Sure is the committee's Sure: the first member's probability above which the others are
 	// not asked.
 	Sure float32

@@ -66,7 +66,7 @@ func TestLeaveOneSourceOut(t *testing.T) {
 	}
 	opt := DefaultOptions()
 	opt.Variants, opt.Train.Epochs = 1, 3
-	pool, err := NewPool(prepared, opt.Variants, opt.Seed)
+	pool, err := NewPool(prepared, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
