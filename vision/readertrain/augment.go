@@ -168,8 +168,14 @@ func (s PaleBoard) Identity() bool { return s.Strength <= 0 }
 // stones' discs, and every point the labels do not settle (a hand, a stone between points), keep
 // their look.
 func (s PaleBoard) Apply(img gocv.Mat, cal calib.Calibration, labels []observe.Stone, known []bool) (gocv.Mat, error) {
+	return paintedCopy(img, s.Identity(), func(pix []byte, w, h int) { s.paint(pix, w, h, cal, labels, known) })
+}
+
+// paintedCopy returns a copy of img (BGR) painted by paint, which is handed its pixels and size,
+// or a plain copy when unchanged is set.
+func paintedCopy(img gocv.Mat, unchanged bool, paint func(pix []byte, w, h int)) (gocv.Mat, error) {
 	out := img.Clone()
-	if s.Identity() {
+	if unchanged {
 		return out, nil
 	}
 	pix, err := out.DataPtrUint8()
@@ -177,7 +183,7 @@ func (s PaleBoard) Apply(img gocv.Mat, cal calib.Calibration, labels []observe.S
 		out.Close()
 		return gocv.Mat{}, fmt.Errorf("readertrain: %w", err)
 	}
-	s.paint(pix, out.Cols(), out.Rows(), cal, labels, known)
+	paint(pix, out.Cols(), out.Rows())
 	return out, nil
 }
 
@@ -274,17 +280,7 @@ func (s CastShadows) Identity() bool { return s.Depth <= 0 }
 // cal places the board; the stones' own discs, and every point the labels do not settle, keep
 // their look.
 func (s CastShadows) Apply(img gocv.Mat, cal calib.Calibration, labels []observe.Stone, known []bool) (gocv.Mat, error) {
-	out := img.Clone()
-	if s.Identity() {
-		return out, nil
-	}
-	pix, err := out.DataPtrUint8()
-	if err != nil {
-		out.Close()
-		return gocv.Mat{}, fmt.Errorf("readertrain: %w", err)
-	}
-	s.paint(pix, out.Cols(), out.Rows(), cal, labels, known)
-	return out, nil
+	return paintedCopy(img, s.Identity(), func(pix []byte, w, h int) { s.paint(pix, w, h, cal, labels, known) })
 }
 
 // stoneRadius is a stone's radius in grid spacings, for the shadows it throws and the disc it

@@ -40,16 +40,31 @@ func drawnBoard(t *testing.T) (gocv.Mat, calib.Calibration, []observe.Stone, []b
 	return img, cal, labels, known
 }
 
+// pixelAt is the BGR colour of m at p.
+func pixelAt(m gocv.Mat, p image.Point) [3]float64 {
+	v := m.GetVecbAt(p.Y, p.X)
+	return [3]float64{float64(v[0]), float64(v[1]), float64(v[2])}
+}
+
+// applied returns a function that takes a change's result, fails the test on its error and
+// closes the picture when the test ends.
+func applied(t *testing.T) func(gocv.Mat, error) gocv.Mat {
+	return func(out gocv.Mat, err error) gocv.Mat {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { out.Close() })
+		return out
+	}
+}
+
 // TestPaleBoardChangesOnlyTheBoard checks a pale board on a drawn board: the wood takes the pale
 // colour and the lines keep the contrast asked, while the stones' discs and the table around the
 // board keep their look.
 func TestPaleBoardChangesOnlyTheBoard(t *testing.T) {
 	img, cal, labels, known := drawnBoard(t)
 	defer img.Close()
-	at := func(m gocv.Mat, p image.Point) [3]float64 {
-		v := m.GetVecbAt(p.Y, p.X)
-		return [3]float64{float64(v[0]), float64(v[1]), float64(v[2])}
-	}
 	white, black, table := image.Pt(220, 160), image.Pt(100, 100), image.Pt(3, 3)
 	cell, line := image.Pt(175, 145), image.Pt(160, 145) // a cell's centre, and a line beside it
 	to := [3]float64{230, 235, 240}
@@ -65,27 +80,23 @@ func TestPaleBoardChangesOnlyTheBoard(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			out, err := tc.style.Apply(img, cal, labels, known)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer out.Close()
+			out := applied(t)(tc.style.Apply(img, cal, labels, known))
 			want := tc.wood
 			if want == ([3]float64{}) {
-				want = at(img, cell)
+				want = pixelAt(img, cell)
 			}
 			for ch := range want {
-				if got := at(out, cell)[ch]; math.Abs(got-want[ch]) > 2 {
+				if got := pixelAt(out, cell)[ch]; math.Abs(got-want[ch]) > 2 {
 					t.Errorf("wood channel %d is %.0f, want %.0f", ch, got, want[ch])
 				}
 			}
-			contrast := func(m gocv.Mat) float64 { return at(m, cell)[1] - at(m, line)[1] }
+			contrast := func(m gocv.Mat) float64 { return pixelAt(m, cell)[1] - pixelAt(m, line)[1] }
 			if cb, ca := contrast(img), contrast(out); ca < tc.fadeLo*cb || ca > tc.fade*cb {
 				t.Errorf("line contrast %.0f, before %.0f: want %.2f to %.2f of it", ca, cb, tc.fadeLo, tc.fade)
 			}
 			for _, p := range []image.Point{white, black, table} {
-				if at(out, p) != at(img, p) {
-					t.Errorf("%v changed from %v to %v", p, at(img, p), at(out, p))
+				if pixelAt(out, p) != pixelAt(img, p) {
+					t.Errorf("%v changed from %v to %v", p, pixelAt(img, p), pixelAt(out, p))
 				}
 			}
 		})
@@ -98,10 +109,6 @@ func TestPaleBoardChangesOnlyTheBoard(t *testing.T) {
 func TestCastShadowsDarkenBesideStones(t *testing.T) {
 	img, cal, labels, known := drawnBoard(t)
 	defer img.Close()
-	at := func(m gocv.Mat, p image.Point) [3]float64 {
-		v := m.GetVecbAt(p.Y, p.X)
-		return [3]float64{float64(v[0]), float64(v[1]), float64(v[2])}
-	}
 	// The black stone stands at (100, 100), the white at (220, 160); a spacing is 30 pixels.
 	black, white, table, cell := image.Pt(100, 100), image.Pt(220, 160), image.Pt(3, 3), image.Pt(175, 145)
 	eastOfBlack, westOfBlack := image.Pt(119, 106), image.Pt(81, 106)
@@ -120,13 +127,9 @@ func TestCastShadowsDarkenBesideStones(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			out, err := tc.shadows.Apply(img, cal, labels, known)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer out.Close()
+			out := applied(t)(tc.shadows.Apply(img, cal, labels, known))
 			for _, p := range tc.dark {
-				before, after := at(img, p), at(out, p)
+				before, after := pixelAt(img, p), pixelAt(out, p)
 				for ch := range before {
 					if want := before[ch] * (1 - tc.shadows.Depth); math.Abs(after[ch]-want) > 1 {
 						t.Errorf("%v channel %d is %.0f, want %.0f (from %.0f)", p, ch, after[ch], want, before[ch])
@@ -134,8 +137,8 @@ func TestCastShadowsDarkenBesideStones(t *testing.T) {
 				}
 			}
 			for _, p := range tc.keptLook {
-				if at(out, p) != at(img, p) {
-					t.Errorf("%v changed from %v to %v", p, at(img, p), at(out, p))
+				if pixelAt(out, p) != pixelAt(img, p) {
+					t.Errorf("%v changed from %v to %v", p, pixelAt(img, p), pixelAt(out, p))
 				}
 			}
 		})
