@@ -68,9 +68,11 @@ func BenchmarkReadHardLightPointsAlone(b *testing.B) {
 }
 
 // hardLightSeed draws a 1920x1080 19x19 scene under hard light (demo.HardLook) that the
-// committed network reads with less than 0.99 at 134 of its 361 points. Of seeds 1 to 40 it was
+// committed network reads with less than 0.99 at 101 of its 361 points. Of seeds 1 to 40 it was
 // the one with the most such points for the weights of 2026-11-26 (128) and those before them
-// (186); the seeds were not ranked again for the radial profile's weights of 2026-11-27.
+// (186), and the radial profile's weights of 2026-11-27 read it so at 134. For the six-copy
+// weights of 2026-11-30 it is second of the 40 (seed 32 has 104; the third, 90); it is kept so
+// that the README's figures for the hard frame stay comparable.
 const hardLightSeed = 16
 
 // hardLightFrame renders the hard-light benchmark frame and its calibration from the drawn corners.
@@ -97,7 +99,7 @@ func hardLightReader(b *testing.B) (gocv.Mat, *Reader) {
 }
 
 // TestHardLightFrameIsUnsure checks that the hard-light benchmark's frame still has the network
-// unsure at most of the 134 points it measured there, so that the benchmark weighs what it says.
+// unsure at most of the 101 points it measured there, so that the benchmark weighs what it says.
 func TestHardLightFrameIsUnsure(t *testing.T) {
 	frame, cal := hardLightFrame(t)
 	defer frame.Close()
@@ -108,8 +110,8 @@ func TestHardLightFrameIsUnsure(t *testing.T) {
 			unsure++
 		}
 	}
-	if unsure < 110 {
-		t.Errorf("the network is unsure of %d points of the hard-light frame; the benchmark wants at least 110", unsure)
+	if unsure < 90 {
+		t.Errorf("the network is unsure of %d points of the hard-light frame; the benchmark wants at least 90", unsure)
 	}
 }
 
