@@ -50,9 +50,9 @@ func crowdedFrame(tb testing.TB, w, h int) (demo.Sample, gocv.Mat, calib.Calibra
 // same grid moved half a spacing (its points on the rims between the stones), and the moved grid
 // found at CentreBelow. Only the unsure moved grid is moved, and back onto the drawn one. On the
 // drawn grid the reader gives all 361 points centreSure or more; moved half a spacing sideways,
-// 158; up or down, 126; both ways, 35. (At 0.9, the bar before centreSure, it was sure of 333
-// points of the grid moved sideways, which fall between two stones side by side, and the move
-// passed unseen.)
+// 181; up or down, 80; both ways, 60 (the reader before 2026-11-30: 158, 126 and 35). (At 0.9,
+// the bar before centreSure, the reader then was sure of 333 points of the grid moved sideways,
+// which fall between two stones side by side, and the move passed unseen.)
 func TestCentreOnStones(t *testing.T) {
 	s, img, drawn := crowdedFrame(t, 800, 600)
 	if _, moved := centreOnStones(img, drawn, Params{}); moved {
