@@ -205,6 +205,29 @@ type Pool struct {
 	sets map[*Photo]*stonenet.Set
 }
 
+// boardLook is a change of a photo's board painted before its augmentation (PaleBoard,
+// CastShadows).
+type boardLook interface {
+	Identity() bool
+	Apply(img gocv.Mat, cal calib.Calibration, labels []observe.Stone, known []bool) (gocv.Mat, error)
+}
+
+// repaint paints l over src, p's picture or a copy of it (owned: a copy, closed once replaced),
+// and returns the picture to go on with and whether it is a copy.
+func repaint(p *Photo, src gocv.Mat, owned bool, l boardLook) (gocv.Mat, bool, error) {
+	if l.Identity() {
+		return src, owned, nil
+	}
+	m, err := l.Apply(src, p.Cal, p.Labels, p.Known)
+	if owned {
+		src.Close()
+	}
+	if err != nil {
+		return gocv.Mat{}, false, fmt.Errorf("readertrain: %s: %w", p.Rel, err)
+	}
+	return m, true, nil
+}
+
 // NewPool computes the training points of every photo (rendered boards are taken as drawn): the
 // photo as it is and opt.Variants augmented copies drawn from opt.Seed.
 func NewPool(photos []*Photo, opt Options) (*Pool, error) {
@@ -224,23 +247,14 @@ func NewPool(photos []*Photo, opt Options) (*Pool, error) {
 			a, src, owned := Augmentation{Identity: true}, p.Img, false
 			if v > 0 {
 				a = RandomAugmentation(rng)
-				if pb := RandomPaleBoard(pales); !pb.Identity() {
-					m, err := pb.Apply(p.Img, p.Cal, p.Labels, p.Known)
-					if err != nil {
-						return nil, fmt.Errorf("readertrain: %s: %w", p.Rel, err)
-					}
-					src, owned = m, true
-				}
+				looks := []boardLook{RandomPaleBoard(pales)}
 				if opt.CastShadows {
-					if cs := RandomCastShadows(shadows); !cs.Identity() {
-						m, err := cs.Apply(src, p.Cal, p.Labels, p.Known)
-						if owned {
-							src.Close()
-						}
-						if err != nil {
-							return nil, fmt.Errorf("readertrain: %s: %w", p.Rel, err)
-						}
-						src, owned = m, true
+					looks = append(looks, RandomCastShadows(shadows))
+				}
+				for _, l := range looks {
+					var err error
+					if src, owned, err = repaint(p, src, owned, l); err != nil {
+						return nil, err
 					}
 				}
 			}
