@@ -400,3 +400,15 @@ func TestFindBoardCornerAtPictureEdge(t *testing.T) {
 func TestOutlineGridLinesRunOn(t *testing.T) {
 	findRoboflow(t, "b971e23e1203", true)
 }
+
+// TestFindBoardSearchesAgainPastAFilledLine runs a render where calib.Find's first pass to clear
+// the low bar fitted a grid a line off, whose edge row the reader reads filled with stones of one
+// colour: vision.FindBoard refuses it and searches again at the sure bar, where a later pass finds
+// the board. Scene 9 of `render-boards -seed 6002` (as above); the build without the second search
+// refused it. (vision's TestFindBoardRefusesAGridOffTheBoard holds another such scene.)
+func TestFindBoardSearchesAgainPastAFilledLine(t *testing.T) {
+	findRenderedScenes(t, []renderedScene{
+		{"6002/9: 19x19, slanted, late in a game", 9879982505559458859, demo.SampleOptions{Size: 19, W: 1024, H: 768, HandChance: 0.3,
+			Stones: corpusPosition(t, "yenw-computer-go-dataset-AI/FineArt/0545.sgf", 0, 145)}, true},
+	})
+}

@@ -107,13 +107,19 @@ const (
 // moved by whole lines if the outline says so (phasedOnOutline); failing that it fails with an
 // error wrapping calib.ErrNoBoard. A grid kept below the sure bar, whichever way, is refused when
 // the reader sees a line of it filled end to end with stones of one colour (filledLine): no game
-// does that, and a grid run off the board does.
+// does that, and a grid run off the board does; then the board is searched for again at the sure
+// bar, as where findBoard's checks refuse an unsure fit.
 func FindBoard(img gocv.Mat, size int, p Params) (calib.Calibration, error) {
 	c, err := findBoard(img, size, p)
 	if err != nil || c.Confidence >= StillMinConfidence {
 		return c, err
 	}
 	if line, ok := filledLine(img, c, p); ok {
+		// As where findBoard's checks refuse an unsure fit: calib.Find ended at the first pass
+		// whose fit cleared the low bar, and a later one may find the board surely.
+		if s, err := calib.Find(img, calib.FindOptions{Size: size, MinConfidence: StillMinConfidence}); err == nil && !sameGrid(s, c) {
+			return s, nil
+		}
 		return calib.Calibration{}, fmt.Errorf("vision: %w: the best grid (confidence %.2f) reads its %s as stones of one colour end to end, as no game does: it runs off the board, over its edge or the table",
 			calib.ErrNoBoard, c.Confidence, line)
 	}
