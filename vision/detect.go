@@ -115,9 +115,7 @@ func FindBoard(img gocv.Mat, size int, p Params) (calib.Calibration, error) {
 		return c, err
 	}
 	if line, ok := filledLine(img, c, p); ok {
-		// As where findBoard's checks refuse an unsure fit: calib.Find ended at the first pass
-		// whose fit cleared the low bar, and a later one may find the board surely.
-		if s, err := calib.Find(img, calib.FindOptions{Size: size, MinConfidence: StillMinConfidence}); err == nil && !sameGrid(s, c) {
+		if s, err := findSurely(img, size); err == nil && !sameGrid(s, c) {
 			return s, nil
 		}
 		return calib.Calibration{}, fmt.Errorf("vision: %w: the best grid (confidence %.2f) reads its %s as stones of one colour end to end, as no game does: it runs off the board, over its edge or the table",
@@ -241,10 +239,7 @@ func findBoard(img gocv.Mat, size int, p Params) (calib.Calibration, error) {
 	if judged && (placed || framed(img, c, stones)) {
 		return c, nil
 	}
-	// calib.Find ends at the first pass whose fit clears the low bar, so the passes after it never
-	// looked: searched again at the sure bar, one of them may find the board surely (a blurred
-	// board whose smoothed pass fitted it at 0.40, refused here, and its equalized pass at 0.60).
-	s, err := calib.Find(img, calib.FindOptions{Size: size, MinConfidence: StillMinConfidence})
+	s, err := findSurely(img, size)
 	if err == nil && !((centred || doubted) && sameGrid(s, found)) {
 		return s, nil
 	}
@@ -271,6 +266,15 @@ func findBoard(img gocv.Mat, size int, p Params) (calib.Calibration, error) {
 	}
 	return calib.Calibration{}, fmt.Errorf("vision: %w: the best grid (confidence %.2f%s) shows its lines on only %d of %d points (%d read empty, %d sure stones; %v)",
 		calib.ErrNoBoard, c.Confidence, moved, max(lined, 0), c.Size*c.Size, empty, sure, stones)
+}
+
+// findSurely searches img for the board again at the sure bar, after an unsure fit was refused.
+// calib.Find ends at the first pass whose fit clears the caller's bar, so the passes after it
+// never looked: searched again at the sure bar, one of them may find the board surely (a blurred
+// board whose smoothed pass fitted it at 0.40, refused by the grid checks, and its equalized pass
+// at 0.60; a grid a line off at 0.43 refused for a filled line, and a later pass's at 0.50).
+func findSurely(img gocv.Mat, size int) (calib.Calibration, error) {
+	return calib.Find(img, calib.FindOptions{Size: size, MinConfidence: StillMinConfidence})
 }
 
 // FoundSure is the least share of its points the learned reader must be sure of (0.9 or more,
