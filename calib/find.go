@@ -52,8 +52,9 @@ func findStraight(img gocv.Mat, opts FindOptions) (Calibration, error) {
 	// on a smoothed frame (a blurred frame is often a noisy one too), then light lines through
 	// the same three filters, then dark lines with the noise floor taken off, then the wide
 	// filter on the frame with its contrast evened out, that pass's grid judged again on
-	// another map (rescore), and last the grids the board's outline proposes (outlineSearch):
-	// first the grey picture's outlines, then the colour's.
+	// another map (rescore), then the grids the board's outline proposes (outlineSearch): first
+	// the grey picture's outlines, then the colour's; and last the grid the black stones place
+	// where their lattice runs on past any board (stoneWindowSearch).
 	stones := &stoneFinder{} // the passes share one grey work image, so one search for stones
 	var dark, light, equalized passReport
 	c, err := findPolarity(img, opts, lineFilter{}, stones, &dark)
@@ -157,6 +158,11 @@ func findStraight(img gocv.Mat, opts FindOptions) (Calibration, error) {
 		if weak.Size != 0 {
 			below = append(below, weak)
 		}
+	}
+	// Last of all, the grid the black stones place where their lattice runs wider than any board
+	// (stoneWindowSearch), at a confidence under the sure bar.
+	if cw, errw := findWith(img, opts, lineFilter{}, stones, nil, stoneWindowSearch); errw == nil {
+		return cw, nil
 	}
 	if len(below) > 0 {
 		return Calibration{}, &BelowBar{Grids: below, err: err}

@@ -412,3 +412,15 @@ func TestFindBoardSearchesAgainPastAFilledLine(t *testing.T) {
 			Stones: corpusPosition(t, "yenw-computer-go-dataset-AI/FineArt/0545.sgf", 0, 145)}, true},
 	})
 }
+
+// TestFindWhereTheStonesRunPastTheBoard runs a render whose black stones' lattice runs 29 lines
+// wide, the bowls' and the table's dark blobs on it too, and whose lines no pass fits: the grid
+// the stones' densest window places (stoneWindowSearch), checked by the reader, finds it. Scene
+// 110 of `render-boards -seed 6005 -sizes 19:1 -sgf ../shared/sgf-corpus -sgf-share 1 -late 0.15`;
+// the build without that pass refused it.
+func TestFindWhereTheStonesRunPastTheBoard(t *testing.T) {
+	findRenderedScenes(t, []renderedScene{
+		{"6005/110: 19x19, late in a game, a hand", 1208507843736636729, demo.SampleOptions{Size: 19, W: 960, H: 720, HandChance: 0.3,
+			Stones: corpusPosition(t, "yenw-computer-go-dataset-AI/Jin-Mao-Ce-Shi/0233.sgf", 0, 198)}, true},
+	})
+}

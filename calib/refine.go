@@ -329,11 +329,16 @@ const edgeSlack = 0.5
 // inView reports whether the whole grid, up to its corner intersections (within edgeSlack),
 // lies inside the w x h image: the kiosk needs the whole board in view.
 func (g gridFit) inView(w, h int) bool {
+	return g.inViewWithin(w, h, edgeSlack)
+}
+
+// inViewWithin is inView with the corners allowed slack spacings out of the picture.
+func (g gridFit) inViewWithin(w, h int, slack float64) bool {
 	hm, ok := gridH(g.cols, g.rows, g.corners)
 	if !ok {
 		return false
 	}
-	const m = -edgeSlack // the point half a cell in from each corner
+	m := -slack // the point slack cells in from each corner must be in view
 	lu, lv := float64(g.cols-1), float64(g.rows-1)
 	for _, p := range [...]Point2{{-m, -m}, {lu + m, -m}, {lu + m, lv + m}, {-m, lv + m}} {
 		q := applyH(hm, p)

@@ -791,7 +791,7 @@ func (sf *stoneFinder) candidates(w *workImage, sizes []int, cap float32) []grid
 		// lies in view is taken instead.
 		share := stonesOnCandidate(&w.lines, e, blobs, cap)
 		if share < 0.9 || !e.inView(w.lines.w, w.lines.h) {
-			d, ok := placeOnStones(&w.lines, h, [2]int{lo[0] + 1, lo[1] + 1}, [2]int{hi[0] - 1, hi[1] - 1}, s, w.lines.w, w.lines.h, cap)
+			d, ok := placeOnStones(&w.lines, h, [2]int{lo[0] + 1, lo[1] + 1}, [2]int{hi[0] - 1, hi[1] - 1}, s, w.lines.w, w.lines.h, cap, edgeSlack)
 			if !ok {
 				continue
 			}
@@ -813,15 +813,16 @@ func (sf *stoneFinder) candidates(w *workImage, sizes []int, cap float32) []grid
 }
 
 // placeOnStones places an s x s grid on the stones' lattice h (grid numbers to work pixels) so
-// that it holds the stones' span lo..hi and lies in view, where the line evidence fits it best
-// (strong lines on the grid, weak between and beyond, lines running up to every edge), unrefined.
-func placeOnStones(lines *plane, h [9]float64, lo, hi [2]int, s, w, ht int, cap float32) (gridFit, bool) {
+// that it holds the stones' span lo..hi and lies in view (its corners at most slack spacings out),
+// where the line evidence fits it best (strong lines on the grid, weak between and beyond, lines
+// running up to every edge), unrefined.
+func placeOnStones(lines *plane, h [9]float64, lo, hi [2]int, s, w, ht int, cap float32, slack float64) (gridFit, bool) {
 	best, bestRank := gridFit{}, math.Inf(-1)
 	for left := hi[0] - s + 1; left <= lo[0]; left++ {
 		for top := hi[1] - s + 1; top <= lo[1]; top++ {
 			a, b := float64(left), float64(top)
 			g := gridFit{cols: s, rows: s, corners: latticeQuad(h, a, b, a+float64(s-1), b+float64(s-1))}
-			if !g.inView(w, ht) {
+			if !g.inViewWithin(w, ht, slack) {
 				continue
 			}
 			g.on, g.off, g.out = gridEvidence(lines, s, s, g.corners, cap, true)
