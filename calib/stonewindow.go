@@ -17,7 +17,7 @@ import (
 // stones' (stoneFitConfidence times their share on its points), under the sure bar, for a caller
 // that reads the grid to check it. It comes last because, offered among the line passes'
 // candidates, such a placement took the place of grids the later passes find surely.
-func stoneWindowSearch(ctx context.Context, w *workImage, sizes []int, stones *stoneFinder) (gridFit, error) {
+func stoneWindowSearch(_ context.Context, w *workImage, sizes []int, stones *stoneFinder) (gridFit, error) {
 	if stones == nil || !stones.find(w) {
 		return gridFit{}, fmt.Errorf("%w: no lattice of stones", ErrNoBoard)
 	}
