@@ -29,6 +29,10 @@ const (
 // w x h image: the warp replicates the image's border there, which is no evidence of anything.
 func (s *sampler) markOutside(toImg canonMap, w, h int) {
 	side := s.geom.Side()
+	s.outside = nil
+	if toImg.bend == nil && squareInside(toImg, float64(side-1), w, h) {
+		return // none: a homography in front of the camera maps the square onto its corners' hull
+	}
 	s.outside = make([]bool, side*side)
 	for v := 0; v < side; v++ {
 		for u := 0; u < side; u++ {
@@ -40,6 +44,18 @@ func (s *sampler) markOutside(toImg canonMap, w, h int) {
 			s.outside[v*side+u] = !(x >= 1 && y >= 1 && x <= float64(w)-2 && y <= float64(h)-2)
 		}
 	}
+}
+
+// squareInside reports whether the canonical square's corners (0 to last on each axis) all map
+// in front of the camera and within the w x h image's border, as markOutside tells a pixel in.
+func squareInside(toImg canonMap, last float64, w, h int) bool {
+	for _, c := range [4][2]float64{{0, 0}, {last, 0}, {last, last}, {0, last}} {
+		x, y, ok := toImg.at(c[0], c[1])
+		if !ok || !(x >= 1 && y >= 1 && x <= float64(w)-2 && y <= float64(h)-2) {
+			return false
+		}
+	}
+	return true
 }
 
 // patchStats is the mean luminance and chromaticity of a rectangle of the canonical image.
