@@ -135,7 +135,8 @@ func findStraight(img gocv.Mat, opts FindOptions) (Calibration, error) {
 	// The best grid each outline search placed below its bar is kept with the refusal
 	// (BelowBar), for a caller with other evidence to judge it by.
 	var below []Calibration
-	quads, _, _ := greyOutlines(img, opts.workSize())
+	quads, sx, sy := greyOutlines(img, opts.workSize())
+	outlines := framePixels(quads, sx, sy)
 	c7, weak, err7 := outlinePass(img, opts, stones, quads)
 	if err7 == nil || !errors.Is(err7, ErrNoBoard) {
 		return c7, err7
@@ -149,6 +150,7 @@ func findStraight(img gocv.Mat, opts FindOptions) (Calibration, error) {
 	// place in an outline), and at the caller's bar they had also found two wrong 9x9 grids on
 	// 264 Roboflow photos, at 0.31 and 0.32.
 	if colour := colourOutlines(img, opts.workSize()); len(colour) > 0 {
+		outlines = append(outlines, framePixels(colour, sx, sy)...)
 		sure := opts
 		sure.MinConfidence = DefaultMinConfidence
 		c8, weak, err8 := outlinePass(img, sure, stones, colour)
@@ -164,22 +166,38 @@ func findStraight(img gocv.Mat, opts FindOptions) (Calibration, error) {
 	if cw, errw := findWith(img, opts, lineFilter{}, stones, nil, stoneWindowSearch); errw == nil {
 		return cw, nil
 	}
-	if len(below) > 0 {
-		return Calibration{}, &BelowBar{Grids: below, err: err}
+	if len(below) > 0 || len(outlines) > 0 {
+		return Calibration{}, &BelowBar{Grids: below, Outlines: outlines, err: err}
 	}
 	return Calibration{}, err
 }
 
-// BelowBar is Find's refusal when its last passes, the board's outlines against the table,
-// placed grids that did not clear its bar: the best the grey picture's outlines place, then the
-// best the colour's, each in view. A caller with other evidence may judge them (vision.FindBoard
-// asks the learned reader); the outline itself is none, for it frames them by construction. It
-// wraps the refusal Find would give without them.
+// framePixels returns quads, in work pixels sx and sy of which make a frame pixel, in frame pixels.
+func framePixels(quads [][4]Point2, sx, sy float64) [][4]Point2 {
+	out := make([][4]Point2, len(quads))
+	for i, q := range quads {
+		for j, p := range q {
+			out[i][j] = Point2{(p.X+0.5)/sx - 0.5, (p.Y+0.5)/sy - 0.5}
+		}
+	}
+	return out
+}
+
+// BelowBar is Find's refusal when its last passes found the board's outlines against the table:
+// it holds the grids they placed that did not clear its bar (the best the grey picture's
+// outlines place, then the best the colour's, each in view), and the outlines themselves. A
+// caller with other evidence may judge them (vision.FindBoard asks the learned reader); the
+// outline itself is none, for it frames them by construction. It wraps the refusal Find would
+// give without them.
 type BelowBar struct {
 	// Grids are the outlines' grids below the bar, grey first, straight (no lens term), each
 	// with its confidence.
 	Grids []Calibration
-	err   error
+	// Outlines are the board outlines the frame shows (TL, TR, BR, BL in frame pixels), grey
+	// first: where no grid's lines show in one, a caller that can read the points may still place
+	// a grid inside it (vision's outlineRead).
+	Outlines [][4]Point2
+	err      error
 }
 
 // Error is the refusal's message.

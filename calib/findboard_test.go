@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -139,8 +140,9 @@ func TestFindBoardAugmented(t *testing.T) {
 	}
 }
 
-// TestFindBoardRoboflow runs vision.FindBoard (size 0: 9, 13 or 19) on the Roboflow photos, as
-// they are (the valid and test splits; CALIB_EVAL=1: all 264), and checks each found grid
+// TestFindBoardRoboflow runs vision.FindBoard (size 0: 9, 13 or 19; CALIB_EVAL_SIZE=19 gives
+// the size, as the sealed sets are read) on the Roboflow photos, as they are (the valid and test
+// splits; CALIB_EVAL=1: all 264), and checks each found grid
 // against the labelled stone boxes (most stone centres on intersections). A developer's
 // measure of the whole still-photo path on photos never tuned on. On the default 32 it must find
 // at least 27 boards with at most one wrong (measured 2026-11-26: 29 found, 0 wrong; all 264: 234 found, 5 wrong; 2026-11-27 with the equalized pass: 235, 5 wrong).
@@ -152,6 +154,14 @@ func TestFindBoardRoboflow(t *testing.T) {
 		t.Fatal(err)
 	}
 	all := os.Getenv("CALIB_EVAL") != ""
+	size := 0
+	if v := os.Getenv("CALIB_EVAL_SIZE"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil {
+			t.Fatalf("CALIB_EVAL_SIZE=%q: %v", v, err)
+		}
+		size = n
+	}
 	notWhole := readNotWhole(t, "testdata/roboflow-not-whole.txt")
 	found, wrong, n, whole, wholeRight := 0, 0, 0, 0, 0
 	for _, p := range photos {
@@ -168,7 +178,7 @@ func TestFindBoardRoboflow(t *testing.T) {
 			t.Fatal(err)
 		}
 		v := boxedVariant(p, img)
-		c, err := vision.FindBoard(img, 0, vision.Params{})
+		c, err := vision.FindBoard(img, size, vision.Params{})
 		img.Close()
 		if err != nil {
 			t.Logf("%s refused: %v", name, err)

@@ -12,6 +12,7 @@ import (
 	"tengen/calib"
 	"tengen/demo"
 	"tengen/engine/sgf"
+	"tengen/internal/benchcpu"
 	"tengen/internal/rendertest"
 	"tengen/internal/shareddata"
 	"tengen/vision"
@@ -122,20 +123,32 @@ type renderedScene struct {
 	mustFind bool // found right; otherwise refused or found right
 }
 
-// findRenderedScenes runs findRendered on each scene as a subtest (none under -short).
+// findRenderedScenes runs findRendered on each scene as a subtest (none under -short), the
+// board's size not given (any).
 func findRenderedScenes(t *testing.T, scenes []renderedScene) {
+	t.Helper()
+	findScenes(t, scenes, false)
+}
+
+// findScenes runs findRendered on each scene as a subtest (none under -short), with the board's
+// size given to FindBoard as a table gives it when sized is set, otherwise 0 (any).
+func findScenes(t *testing.T, scenes []renderedScene, sized bool) {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("-short: skips drawing and searching rendered photos")
 	}
 	for _, sc := range scenes {
-		t.Run(sc.name, func(t *testing.T) { findRendered(t, sc) })
+		size := 0
+		if sized {
+			size = sc.opt.Size
+		}
+		t.Run(sc.name, func(t *testing.T) { findRendered(t, sc, size) })
 	}
 }
 
-// findRendered draws sc and finds its board, which must be found within half a spacing of its
-// drawn corners, or (unless sc.mustFind) refused.
-func findRendered(t *testing.T, sc renderedScene) {
+// findRendered draws sc and finds its board (FindBoard with size), which must be found within
+// half a spacing of its drawn corners, or (unless sc.mustFind) refused.
+func findRendered(t *testing.T, sc renderedScene, size int) {
 	t.Helper()
 	opt := sc.opt
 	s, img, err := rendertest.Frame(sc.seed, opt)
@@ -143,7 +156,7 @@ func findRendered(t *testing.T, sc renderedScene) {
 		t.Fatal(err)
 	}
 	defer img.Close()
-	c, err := vision.FindBoard(img, 0, vision.Params{})
+	c, err := vision.FindBoard(img, size, vision.Params{})
 	if err != nil {
 		if sc.mustFind {
 			t.Fatalf("refused: %v", err)
@@ -305,7 +318,7 @@ func TestFindByColourOutline(t *testing.T) {
 
 // corpusPosition is the position after the first moves of game k of the shared SGF file rel
 // (under sgf-corpus), as `render-boards` draws it.
-func corpusPosition(t *testing.T, rel string, k, moves int) []demo.Stone {
+func corpusPosition(t testing.TB, rel string, k, moves int) []demo.Stone {
 	t.Helper()
 	data, err := os.ReadFile(shareddata.Path(t, append([]string{"sgf-corpus"}, strings.Split(rel, "/")...)...))
 	if err != nil {
@@ -423,4 +436,41 @@ func TestFindWhereTheStonesRunPastTheBoard(t *testing.T) {
 		{"6005/110: 19x19, late in a game, a hand", 1208507843736636729, demo.SampleOptions{Size: 19, W: 960, H: 720, HandChance: 0.3,
 			Stones: corpusPosition(t, "yenw-computer-go-dataset-AI/Jin-Mao-Ce-Shi/0233.sgf", 0, 198)}, true},
 	})
+}
+
+// TestFindWhereOnlyTheReadingPlacesTheGrid: late-game boards whose lines glare or blur out of the
+// picture and whose black stones are too few or too faint to place a lattice; every pass of the
+// finder refuses them. The board's outline still shows against the table, and the grid the reader
+// places in it (vision's outlineRead, with the table's board size given) must be the drawn one.
+func TestFindWhereOnlyTheReadingPlacesTheGrid(t *testing.T) {
+	findScenes(t, []renderedScene{
+		{"6001/123: 19x19, a lamp's glare over the middle", 1500727055298802112, demo.SampleOptions{Size: 19, W: 1280, H: 720, Hard: true, HandChance: 0.3,
+			Stones: corpusPosition(t, "yenw-computer-go-dataset-AI/Jin-Mao-Ce-Shi/1978.sgf", 0, 93)}, true},
+		{"6002/22: 19x19, blurred", 3375319036674037810, demo.SampleOptions{Size: 19, W: 960, H: 720, Hard: true, HandChance: 0.3,
+			Stones: corpusPosition(t, "yenw-computer-go-dataset-AI/Jin-Mao-Ce-Shi/2141.sgf", 0, 188)}, true},
+	}, true)
+}
+
+// BenchmarkFindBoardByReading720p is FindBoard, with the board's size given, on a frame only the
+// reading places (TestFindWhereOnlyTheReadingPlacesTheGrid's first scene, 1280x720): every pass of
+// the finder refuses it, then the grids in the board's outlines are read at every margin, the
+// surest refined corner by corner and checked half a spacing off (vision's outlineRead).
+func BenchmarkFindBoardByReading720p(b *testing.B) {
+	opt := demo.SampleOptions{Size: 19, W: 1280, H: 720, Hard: true, HandChance: 0.3,
+		Stones: corpusPosition(b, "yenw-computer-go-dataset-AI/Jin-Mao-Ce-Shi/1978.sgf", 0, 93)}
+	_, img, err := rendertest.Frame(1500727055298802112, opt)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer img.Close()
+	if _, err := vision.FindBoard(img, 19, vision.Params{}); err != nil {
+		b.Fatalf("refused (%v): it no longer measures a grid the reading places", err)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	c0 := benchcpu.Now()
+	for i := 0; i < b.N; i++ {
+		_, _ = vision.FindBoard(img, 19, vision.Params{})
+	}
+	benchcpu.ReportPerOp(b, c0)
 }

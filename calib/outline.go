@@ -444,6 +444,20 @@ func polygonArea(p []image.Point) float64 {
 	return math.Abs(a) / 2
 }
 
+// InsetGrid returns the grid of size lines inside the board outline q (TL, TR, BR, BL in the
+// pixels of a w x h frame) with margin spacings between its outer lines and each side of the
+// outline, as a board prints its grid in the middle of its face; it fails as FromCorners does.
+func InsetGrid(q [4]Point2, size int, margin float64, w, h int) (Calibration, error) {
+	hq, ok := gridH(2, 2, q)
+	if !ok {
+		return Calibration{}, fmt.Errorf("%w: the outline is not a quadrilateral", ErrCorners)
+	}
+	m := margin / (float64(size-1) + 2*margin)
+	return FromCorners(w, h, size, [4]Point2{
+		applyH(hq, Point2{m, m}), applyH(hq, Point2{1 - m, m}),
+		applyH(hq, Point2{1 - m, 1 - m}), applyH(hq, Point2{m, 1 - m})})
+}
+
 // Margins are the distances from a grid's outer lines to a board outline around it, in grid
 // spacings: top, bottom, left and right as the grid's rows and columns run.
 type Margins [4]float64
@@ -503,24 +517,31 @@ func OutlineMargins(img gocv.Mat, c Calibration) ([]Margins, error) {
 		return nil, err
 	}
 	quads, sx, sy := greyOutlines(img, defaultWorkSize)
-	last := float64(c.Size - 1)
 	var out []Margins
-	for _, q := range quads {
-		var rows, cols [4]float64
-		for i, p := range q {
-			at := c.ImageToGrid(Point2{(p.X+0.5)/sx - 0.5, (p.Y+0.5)/sy - 0.5})
-			rows[i], cols[i] = at.Y, at.X
-		}
-		// The outline's two corners nearest the grid's first row, and so on: the grid and the
-		// outline may be ordered from different corners.
-		slices.Sort(rows[:])
-		slices.Sort(cols[:])
-		m := Margins{-(rows[0] + rows[1]) / 2, (rows[2]+rows[3])/2 - last, -(cols[0] + cols[1]) / 2, (cols[2]+cols[3])/2 - last}
-		if !math.IsNaN(m[0] + m[1] + m[2] + m[3]) {
+	for _, q := range framePixels(quads, sx, sy) {
+		if m, ok := c.MarginsTo(q); ok {
 			out = append(out, m)
 		}
 	}
 	return out, nil
+}
+
+// MarginsTo returns the margins of the board outline q (four corners in frame pixels, in any
+// order around it) around c's grid, and false where they cannot be measured. An outline that
+// does not enclose the grid gives negative margins.
+func (c Calibration) MarginsTo(q [4]Point2) (Margins, bool) {
+	last := float64(c.Size - 1)
+	var rows, cols [4]float64
+	for i, p := range q {
+		at := c.ImageToGrid(p)
+		rows[i], cols[i] = at.Y, at.X
+	}
+	// The outline's two corners nearest the grid's first row, and so on: the grid and the
+	// outline may be ordered from different corners.
+	slices.Sort(rows[:])
+	slices.Sort(cols[:])
+	m := Margins{-(rows[0] + rows[1]) / 2, (rows[2]+rows[3])/2 - last, -(cols[0] + cols[1]) / 2, (cols[2]+cols[3])/2 - last}
+	return m, !math.IsNaN(m[0] + m[1] + m[2] + m[3])
 }
 
 // FramedByOutline reports whether a board outline in img frames c's grid evenly (Margins.Even),

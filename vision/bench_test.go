@@ -271,3 +271,21 @@ func BenchmarkFindBoardRefused1080p(b *testing.B) {
 	}
 	benchcpu.ReportPerOp(b, c0)
 }
+
+// BenchmarkFindBoardRefusedSized1080p is BenchmarkFindBoardRefused1080p with the board's size
+// given, as the table gives it: after the finder and the outline's grids, the reader also sweeps
+// the grids the board's outlines hold (outlineRead) before the refusal.
+func BenchmarkFindBoardRefusedSized1080p(b *testing.B) {
+	frame := cutframe.Gomrade(b, 1, 2)
+	defer frame.Close()
+	if _, err := FindBoard(frame, 19, Params{}); err == nil {
+		b.Fatal("the cut frame's board was found: it no longer measures a refusal")
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	c0 := benchcpu.Now()
+	for i := 0; i < b.N; i++ {
+		_, _ = FindBoard(frame, 19, Params{})
+	}
+	benchcpu.ReportPerOp(b, c0)
+}

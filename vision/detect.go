@@ -198,7 +198,7 @@ func findBoard(img gocv.Mat, size int, p Params) (calib.Calibration, error) {
 		// A grid that leaves the picture is refused for that: the outline's grids inside it are
 		// no board (on Roboflow photos they were wrong 9x9 grids).
 		if errors.Is(err, calib.ErrNoBoard) && !errors.Is(err, calib.ErrNotInView) {
-			if o, ok := outlineGrid(img, err, p); ok {
+			if o, ok := outlineGrid(img, err, size, p); ok {
 				return o, nil
 			}
 		}
@@ -249,7 +249,7 @@ func findBoard(img gocv.Mat, size int, p Params) (calib.Calibration, error) {
 		return calib.Calibration{}, fmt.Errorf("vision: %w: the best grid (confidence %.2f) runs on past the board's edge, over the table",
 			calib.ErrNotInView, c.Confidence)
 	}
-	if o, ok := outlineGrid(img, err, p); ok {
+	if o, ok := outlineGrid(img, err, size, p); ok {
 		return o, nil
 	}
 	if g, ok := phasedOnOutline(img, c, p); ok {
@@ -360,16 +360,7 @@ func phasedOnOutline(img gocv.Mat, c calib.Calibration, p Params) (calib.Calibra
 // sameGrid reports whether a and b are grids of one size whose corners lie within a quarter
 // spacing of each other.
 func sameGrid(a, b calib.Calibration) bool {
-	if a.Size != b.Size || a.Size < 2 {
-		return false
-	}
-	spacing := math.Hypot(b.Corners[1].X-b.Corners[0].X, b.Corners[1].Y-b.Corners[0].Y) / float64(b.Size-1)
-	for i := range a.Corners {
-		if math.Hypot(a.Corners[i].X-b.Corners[i].X, a.Corners[i].Y-b.Corners[i].Y) > spacing/4 {
-			return false
-		}
-	}
-	return true
+	return cornersWithin(a, b, 0.25)
 }
 
 // slidOffBoard reports whether an unsure fit is the part of a lattice the picture cuts, slid
@@ -558,8 +549,9 @@ const OutlineMinConfidence = 0.05
 // outlineGrid is FindBoard's last look, where the finder's bars refused every grid: the grids
 // the board's outlines placed below them (calib.BelowBar, where the lines are too faint, blurred
 // or noisy to clear those bars), the first with line evidence enough to judge
-// (OutlineMinConfidence) that the reader vouches for (outlineVouched).
-func outlineGrid(img gocv.Mat, refusal error, p Params) (calib.Calibration, bool) {
+// (OutlineMinConfidence) that the reader vouches for (outlineVouched); failing those, the grid
+// the reader itself places in one of the outlines (outlineRead).
+func outlineGrid(img gocv.Mat, refusal error, size int, p Params) (calib.Calibration, bool) {
 	var below *calib.BelowBar
 	if !errors.As(refusal, &below) {
 		return calib.Calibration{}, false
@@ -569,7 +561,7 @@ func outlineGrid(img gocv.Mat, refusal error, p Params) (calib.Calibration, bool
 			return o, true
 		}
 	}
-	return calib.Calibration{}, false
+	return outlineRead(img, below.Outlines, size, p)
 }
 
 // outlineVouched is the check of a grid the board's outline places below the finder's bars. The
