@@ -257,35 +257,25 @@ func BenchmarkEyeDimBoard(b *testing.B) {
 // board (the gomrade photo with its right half cut off):
 // every finder pass runs, then the grids the board's outlines place are judged by the reader,
 // before the refusal.
-func BenchmarkFindBoardRefused1080p(b *testing.B) {
-	frame := cutframe.Gomrade(b, 1, 2)
-	defer frame.Close()
-	if _, err := FindBoard(frame, 0, Params{}); err == nil {
-		b.Fatal("the cut frame's board was found: it no longer measures a refusal")
-	}
-	b.ReportAllocs()
-	b.ResetTimer()
-	c0 := benchcpu.Now()
-	for i := 0; i < b.N; i++ {
-		_, _ = FindBoard(frame, 0, Params{})
-	}
-	benchcpu.ReportPerOp(b, c0)
-}
+func BenchmarkFindBoardRefused1080p(b *testing.B) { benchmarkFindBoardRefused(b, 0) }
 
 // BenchmarkFindBoardRefusedSized1080p is BenchmarkFindBoardRefused1080p with the board's size
 // given, as the table gives it: after the finder and the outline's grids, the reader also sweeps
 // the grids the board's outlines hold (outlineRead) before the refusal.
-func BenchmarkFindBoardRefusedSized1080p(b *testing.B) {
+func BenchmarkFindBoardRefusedSized1080p(b *testing.B) { benchmarkFindBoardRefused(b, 19) }
+
+// benchmarkFindBoardRefused is FindBoard with size on the cut gomrade frame, which it refuses.
+func benchmarkFindBoardRefused(b *testing.B, size int) {
 	frame := cutframe.Gomrade(b, 1, 2)
 	defer frame.Close()
-	if _, err := FindBoard(frame, 19, Params{}); err == nil {
+	if _, err := FindBoard(frame, size, Params{}); err == nil {
 		b.Fatal("the cut frame's board was found: it no longer measures a refusal")
 	}
 	b.ReportAllocs()
 	b.ResetTimer()
 	c0 := benchcpu.Now()
 	for i := 0; i < b.N; i++ {
-		_, _ = FindBoard(frame, 19, Params{})
+		_, _ = FindBoard(frame, size, Params{})
 	}
 	benchcpu.ReportPerOp(b, c0)
 }
