@@ -96,9 +96,10 @@ func (o *outlineReader) sureness(c calib.Calibration) (readSureness, bool) {
 }
 
 // outlineRead returns the grid of size that the learned reader places in one of the board
-// outlines (frame pixels, calib.BelowBar's), and whether one is pinned down (outlineReader.pinned) and
-// framed evenly by its outline (calib.Margins.Even). The size must be known (the table's board
-// size): where no line shows, the reading cannot tell one. A 9x9 grid the reader placed in a
+// outlines (frame pixels, calib.BelowBar's), and whether one is framed evenly by its outline
+// (calib.Margins.Even), pinned down by the reading (outlineReader.pinned) and placed again from
+// another start (outlineReader.again). The size must be known (the table's board size): where no
+// line shows, the reading cannot tell one. A 9x9 grid the reader placed in a
 // 19x19 board's outline (12 stones on it) read as surely as the board's own grid would.
 func outlineRead(img gocv.Mat, outlines [][4]calib.Point2, size int, p Params) (calib.Calibration, bool) {
 	if size == 0 {
@@ -155,8 +156,8 @@ func (o *outlineReader) place(outlines [][4]calib.Point2, size int) (calib.Calib
 const outlineReadAgain = 0.25
 
 // again reports whether the reading places c again from another start: the grid in outline q at
-// a margin outlineReadAgain from margin (the first start's), refined, lies within a quarter
-// spacing of c at every corner (sameGrid). A right grid is where the stones are, whichever way
+// a margin outlineReadAgain from margin (the first start's), refined, lies within
+// outlineReadAgree spacings of c at every corner. A right grid is where the stones are, whichever way
 // the search comes to it; a grid a line off at one corner is where one path stopped. On the
 // refused late-game renders, the search without this test placed grids 1.11 and 1.34 spacings
 // off (with the margins swept in steps of 0.1); refined again, neither came back to its corners.
@@ -183,8 +184,8 @@ func (o *outlineReader) again(c calib.Calibration, q [4]calib.Point2, margin flo
 // line off at a corner lies a spacing away.
 const outlineReadAgree = 0.5
 
-// cornersWithin reports whether a and b are grids of one size whose corners lie within d of b's
-// spacings of each other.
+// cornersWithin reports whether a and b are grids of one size whose corners lie within d
+// spacings (b's, along its first row) of each other.
 func cornersWithin(a, b calib.Calibration, d float64) bool {
 	if a.Size != b.Size || a.Size < 2 {
 		return false
@@ -254,12 +255,14 @@ func (o *outlineReader) refine(c calib.Calibration, r readSureness) (calib.Calib
 }
 
 // pinned reports whether the reading r of c pins its grid down: the reader is sure of
-// PhasedSure of its points and of outlineReadStones stones among them, and moved half a spacing along either axis, either way, the grid
-// leaves it sure of fewer than that share of the points inside its outer lines (the points leave
-// the stones for their rims; a grid moved over a surface with no stones reads as surely as
-// before). The outer lines are left out of the moved grid's count: moved half a spacing, they lie
-// on the board's edge, whose points no reader is sure of, bare board or not. A move out of the
-// picture is not read, but each axis needs one that is.
+// PhasedSure of its points and of outlineReadStones stones among them, and the grid moved half a
+// spacing along either axis, either way, leaves it sure of fewer than that share of the points
+// inside its outer lines (the points leave the stones and the lines' crosses for the spaces
+// between them). The outer lines are left out of the moved grid's count: moved half a spacing
+// outward, they lie on the board's margin or the table beyond it, which says nothing of whether
+// the grid sits on the stones. A move out of the picture is not read, but each axis needs one that
+// is. This test alone does not refuse a bare face: there the reader was sure of none of the moved
+// grid's inner points; the stones bar does.
 func (o *outlineReader) pinned(c calib.Calibration, r readSureness) bool {
 	if float64(r.sure) < PhasedSure*float64(c.Size*c.Size) || r.stones < outlineReadStones {
 		return false

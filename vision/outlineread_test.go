@@ -28,8 +28,9 @@ func bareBoard(t *testing.T) (gocv.Mat, [4]calib.Point2) {
 
 // TestOutlineReadRefusesABareBoard: on a board face with no lines and no stones the reader is
 // sure of every point of the outline's grid, and of none inside its outer lines moved half a
-// spacing, yet nothing but stones could pin a grid there: outlineRead must refuse it (outlineReader.pinned
-// asks for outlineReadStones sure stones), and with no size given it does not search at all.
+// spacing, yet nothing but stones could pin a grid there: outlineRead must refuse it
+// (outlineReader.pinned asks for outlineReadStones sure stones), and with no size given it does
+// not search at all.
 func TestOutlineReadRefusesABareBoard(t *testing.T) {
 	img, q := bareBoard(t)
 	defer img.Close()
