@@ -158,10 +158,7 @@ func outlineStoneGrid(q [4]Point2, sizes []int, blobs []stoneBlob, w, ht int) (g
 	bestOff, nearOff := math.Inf(1), outlineNearOff
 	for _, s := range sizes {
 		for a := outlineMargins[0]; a <= outlineMargins[len(outlineMargins)-1]+1e-9; a += outlineMarginStep {
-			m := a / (float64(s-1) + 2*a)
-			g := gridFit{cols: s, rows: s, corners: [4]Point2{
-				applyH(h, Point2{m, m}), applyH(h, Point2{1 - m, m}),
-				applyH(h, Point2{1 - m, 1 - m}), applyH(h, Point2{m, 1 - m})}}
+			g := gridFit{cols: s, rows: s, corners: insetCorners(h, s, a)}
 			f := stonesFitGrid(g, blobs, w, ht)
 			switch {
 			case f.sitOn() && f.MeanOff < bestOff:
@@ -285,10 +282,7 @@ func outlineCandidates(w *workImage, quads [][4]Point2, sizes []int, cap float32
 		for _, s := range sizes {
 			cands := make([]gridFit, 0, len(outlineMargins))
 			for _, a := range outlineMargins {
-				m := a / (float64(s-1) + 2*a)
-				cands = append(cands, gridFit{cols: s, rows: s, corners: [4]Point2{
-					applyH(h, Point2{m, m}), applyH(h, Point2{1 - m, m}),
-					applyH(h, Point2{1 - m, 1 - m}), applyH(h, Point2{m, 1 - m})}})
+				cands = append(cands, gridFit{cols: s, rows: s, corners: insetCorners(h, s, a)})
 			}
 			g, ok := bestPlacement(&w.lines, cands, cap)
 			if !ok {
@@ -452,10 +446,15 @@ func InsetGrid(q [4]Point2, size int, margin float64, w, h int) (Calibration, er
 	if !ok {
 		return Calibration{}, fmt.Errorf("%w: the outline is not a quadrilateral", ErrCorners)
 	}
+	return FromCorners(w, h, size, insetCorners(hq, size, margin))
+}
+
+// insetCorners returns the corner intersections (TL, TR, BR, BL) of the grid of size lines inside
+// the outline whose homography from the unit square is hq, margin spacings in from each side.
+func insetCorners(hq [9]float64, size int, margin float64) [4]Point2 {
 	m := margin / (float64(size-1) + 2*margin)
-	return FromCorners(w, h, size, [4]Point2{
-		applyH(hq, Point2{m, m}), applyH(hq, Point2{1 - m, m}),
-		applyH(hq, Point2{1 - m, 1 - m}), applyH(hq, Point2{m, 1 - m})})
+	return [4]Point2{applyH(hq, Point2{m, m}), applyH(hq, Point2{1 - m, m}),
+		applyH(hq, Point2{1 - m, 1 - m}), applyH(hq, Point2{m, 1 - m})}
 }
 
 // Margins are the distances from a grid's outer lines to a board outline around it, in grid
