@@ -45,8 +45,8 @@ const outlineReadStones = 16
 const outlineReadTries = 2
 
 // outlineReadBudget is the most reads outlineRead makes of one frame, which bounds its time on a
-// frame it refuses (a read is a reader made for the grid, about 15 ms at 1920x1080 here). On the
-// refused late-game renders a search took 26 to 680 reads.
+// frame it refuses (each read makes a reader for its grid; BenchmarkFindBoardRefusedSized1080p).
+// On the refused late-game renders a search took 26 to 680 reads.
 const outlineReadBudget = 700
 
 // outlineReadSteps are the corner moves tried, in spacings: fine, then a line and half a line to
