@@ -100,7 +100,7 @@ func (o *outlineReader) sureness(c calib.Calibration) (readSureness, bool) {
 // (calib.Margins.Even), pinned down by the reading (outlineReader.pinned) and placed again from
 // another start (outlineReader.again). The size must be known (the table's board size): where no
 // line shows, the reading cannot tell one. A 9x9 grid the reader placed in a
-// 19x19 board's outline (12 stones on it) read as surely as the board's own grid would.
+// 19x19 board's outline (12 stones on it) passed the search's checks as they first were.
 func outlineRead(img gocv.Mat, outlines [][4]calib.Point2, size int, p Params) (calib.Calibration, bool) {
 	if size == 0 {
 		return calib.Calibration{}, false
