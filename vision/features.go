@@ -74,8 +74,8 @@ type sampler struct {
 	nearColN, nearRowN [3]int
 	ltol               int     // how many pixels a grid line may sit off its calibrated position
 	cell               []int32 // small disc at a cell centre
-	// outside marks the canonical pixels beyond the camera image (nil: none known).
-	outside []bool
+	// outside tells the canonical pixels beyond the camera image (markOutside).
+	outside outsideMap
 	lum     []uint8 // luminance plane of the canonical image
 	hist    [256]uint16
 	ys      []uint8

@@ -25,25 +25,65 @@ const (
 	reachBright = 0.8
 )
 
-// markOutside records which canonical pixels map (through toImg, canonical -> image) outside the
-// w x h image: the warp replicates the image's border there, which is no evidence of anything.
+// markOutside sets s to tell which canonical pixels map (through toImg, canonical -> image)
+// outside the w x h image: the warp replicates the image's border there, which is no evidence
+// of anything.
 func (s *sampler) markOutside(toImg canonMap, w, h int) {
-	side := s.geom.Side()
-	s.outside = nil
-	if toImg.bend == nil && squareInside(toImg, float64(side-1), w, h) {
-		return // none: a homography in front of the camera maps the square onto its corners' hull
+	s.outside.aim(toImg, s.geom.Side(), w, h)
+}
+
+// outsideMap tells which pixels of a side x side canonical picture map outside the camera image.
+// Each pixel is worked out the first time it is asked about and remembered: only the strips
+// beyond the board's edge points that reachesOffBoard looks at ever are, so a Reader aimed at a
+// new grid for a single read (outlineRead) does not map the whole picture.
+type outsideMap struct {
+	toImg   canonMap
+	w, h    int
+	side    int
+	partial bool    // some pixel may lie outside (false: the whole square maps inside)
+	memo    []uint8 // per pixel: 0 not yet asked, memoIn or memoOut
+}
+
+const (
+	memoIn  = 1
+	memoOut = 2
+)
+
+// aim points m at the map toImg of a side x side picture into a w x h image, forgetting what it
+// knew of the map before.
+func (m *outsideMap) aim(toImg canonMap, side, w, h int) {
+	m.toImg, m.side, m.w, m.h = toImg, side, w, h
+	// None outside: a homography in front of the camera maps the square onto its corners' hull.
+	m.partial = toImg.bend != nil || !squareInside(toImg, float64(side-1), w, h)
+	if !m.partial {
+		return
 	}
-	s.outside = make([]bool, side*side)
-	for v := 0; v < side; v++ {
-		for u := 0; u < side; u++ {
-			x, y, ok := toImg.at(float64(u), float64(v))
-			if !ok {
-				s.outside[v*side+u] = true
-				continue
-			}
-			s.outside[v*side+u] = !(x >= 1 && y >= 1 && x <= float64(w)-2 && y <= float64(h)-2)
-		}
+	if len(m.memo) != side*side {
+		m.memo = make([]uint8, side*side)
+	} else {
+		clear(m.memo)
 	}
+}
+
+// at reports whether canonical pixel (u, v) maps outside the image (or behind the camera).
+func (m *outsideMap) at(u, v int) bool {
+	if !m.partial {
+		return false
+	}
+	i := v*m.side + u
+	switch m.memo[i] {
+	case memoIn:
+		return false
+	case memoOut:
+		return true
+	}
+	x, y, ok := m.toImg.at(float64(u), float64(v))
+	out := !ok || !(x >= 1 && y >= 1 && x <= float64(m.w)-2 && y <= float64(m.h)-2)
+	m.memo[i] = memoIn
+	if out {
+		m.memo[i] = memoOut
+	}
+	return out
 }
 
 // squareInside reports whether the canonical square's corners (0 to last on each axis) all map
@@ -76,7 +116,7 @@ func (s *sampler) patch(pix []byte, x0, y0, x1, y1 int) patchStats {
 	for y := y0; y < y1; y++ {
 		for x := x0; x < x1; x++ {
 			p := y*side + x
-			if s.outside != nil && s.outside[p] {
+			if s.outside.partial && s.outside.at(x, y) {
 				outside = true
 			}
 			sy += float64(s.lum[p])

@@ -45,7 +45,7 @@ const outlineReadStones = 16
 const outlineReadTries = 2
 
 // outlineReadBudget is the most reads outlineRead makes of one frame, which bounds its time on a
-// frame it refuses (each read makes a reader for its grid; BenchmarkFindBoardRefusedSized1080p).
+// frame it refuses (BenchmarkFindBoardRefusedSized1080p).
 // On the refused late-game renders a search took 26 to 680 reads.
 const outlineReadBudget = 700
 
@@ -62,11 +62,35 @@ type readSureness struct {
 	meanLog         float64
 }
 
-// outlineReader reads one frame on the grids outlineRead tries, at most budget times.
+// outlineReader reads one frame on the grids outlineRead tries, at most budget times, with one
+// Reader aimed at each grid in turn (Reader.aim).
 type outlineReader struct {
 	img           gocv.Mat
-	p             Params // with the learned reader's network compiled once (compiledOnce)
+	p             Params  // with the learned reader's network compiled once (compiledOnce)
+	r             *Reader // made on the first read; Close releases it
 	reads, budget int
+}
+
+// read reads the frame on the grid of c.
+func (o *outlineReader) read(c calib.Calibration) (Reading, error) {
+	if o.r == nil {
+		r, err := NewReader(c, o.p)
+		if err != nil {
+			return Reading{}, err
+		}
+		o.r = r
+	} else if err := o.r.aim(c); err != nil {
+		return Reading{}, err
+	}
+	return o.r.Read(o.img)
+}
+
+// Close releases the reader's OpenCV memory.
+func (o *outlineReader) Close() {
+	if o.r != nil {
+		o.r.Close()
+		o.r = nil
+	}
 }
 
 // sureness reads the frame on the grid of c (false if it cannot be read, or the budget is spent).
@@ -77,22 +101,24 @@ func (o *outlineReader) sureness(c calib.Calibration) (readSureness, bool) {
 	o.reads++
 	var s readSureness
 	n := c.Size
-	err := readOnce(o.img, c, o.p, func(_ *Reader, rd Reading) {
-		for i, conf := range rd.Confidence {
-			if conf >= 0.9 {
-				s.sure++
-				if st := rd.Stones[i]; st == observe.Black || st == observe.White {
-					s.stones++
-				}
-				if x, y := i%n, i/n; x > 0 && y > 0 && x < n-1 && y < n-1 {
-					s.sureInner++
-				}
+	rd, err := o.read(c)
+	if err != nil {
+		return s, false
+	}
+	for i, conf := range rd.Confidence {
+		if conf >= 0.9 {
+			s.sure++
+			if st := rd.Stones[i]; st == observe.Black || st == observe.White {
+				s.stones++
 			}
-			s.meanLog += math.Log(math.Max(float64(conf), 1e-6))
+			if x, y := i%n, i/n; x > 0 && y > 0 && x < n-1 && y < n-1 {
+				s.sureInner++
+			}
 		}
-		s.meanLog /= float64(max(len(rd.Confidence), 1))
-	})
-	return s, err == nil
+		s.meanLog += math.Log(math.Max(float64(conf), 1e-6))
+	}
+	s.meanLog /= float64(max(len(rd.Confidence), 1))
+	return s, true
 }
 
 // outlineRead returns the grid of size that the learned reader places in one of the board
@@ -110,6 +136,7 @@ func outlineRead(img gocv.Mat, outlines [][4]calib.Point2, size int, p Params) (
 		return calib.Calibration{}, false
 	}
 	o := &outlineReader{img: img, p: p, budget: outlineReadBudget}
+	defer o.Close()
 	return o.place(outlines, size)
 }
 

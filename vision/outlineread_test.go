@@ -8,6 +8,8 @@ import (
 	"gocv.io/x/gocv"
 
 	"tengen/calib"
+	"tengen/demo"
+	"tengen/internal/rendertest"
 )
 
 // bareBoard is an 800x600 frame of a dark table with a plain board face on it (no lines, no
@@ -77,5 +79,85 @@ func TestInsetGrid(t *testing.T) {
 				t.Errorf("%d at %.1f: margin %d is %.4f", tc.size, tc.margin, side, v)
 			}
 		}
+	}
+}
+
+// TestAimedReaderReadsAsANewOne: a Reader aimed at another grid (Reader.aim, as outlineRead
+// reads one frame on hundreds of grids) reads exactly as a Reader made for that grid: its
+// buffers carry nothing from the grid before, whether the grids lie inside the picture, run out
+// of it, or bend with a lens.
+func TestAimedReaderReadsAsANewOne(t *testing.T) {
+	s, frame, err := rendertest.Frame(11, demo.SampleOptions{Size: 19, W: 800, H: 600})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer frame.Close()
+	var q [4]calib.Point2
+	for i, c := range s.Corners {
+		q[i] = calib.Point2{X: c[0], Y: c[1]}
+	}
+	grid := func(shift calib.Point2, scale, lens float64) calib.Calibration {
+		t.Helper()
+		var m [4]calib.Point2
+		cx, cy := (q[0].X+q[2].X)/2, (q[0].Y+q[2].Y)/2
+		for i, p := range q {
+			m[i] = calib.Point2{X: cx + (p.X-cx)*scale + shift.X, Y: cy + (p.Y-cy)*scale + shift.Y}
+		}
+		c, err := calib.FromCorners(800, 600, 19, m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.Lens = lens
+		return c
+	}
+	grids := []struct {
+		name    string
+		cal     calib.Calibration
+		outside bool // the canonical picture runs out of the frame
+	}{
+		{"drawn, smaller", grid(calib.Point2{}, 0.8, 0), false},
+		{"a third of a spacing off", grid(calib.Point2{X: 5, Y: -4}, 0.8, 0), false},
+		{"running out of the picture", grid(calib.Point2{}, 1.15, 0), true},
+		{"with a lens", grid(calib.Point2{X: 3}, 0.8, 2e-7), true},
+		{"drawn, smaller, again", grid(calib.Point2{}, 0.8, 0), false},
+	}
+	aimed, err := NewReader(grids[len(grids)-1].cal, Params{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer aimed.Close()
+	for _, g := range grids {
+		fresh, err := NewReader(g.cal, Params{})
+		if err != nil {
+			t.Fatalf("%s: %v", g.name, err)
+		}
+		want, err := fresh.Read(frame)
+		fresh.Close()
+		if err != nil {
+			t.Fatalf("%s: %v", g.name, err)
+		}
+		if err := aimed.aim(g.cal); err != nil {
+			t.Fatalf("%s: %v", g.name, err)
+		}
+		if out := aimed.samp.outside.partial; out != g.outside {
+			t.Fatalf("%s: pixels marked outside the frame: %v, want %v", g.name, out, g.outside)
+		}
+		got, err := aimed.Read(frame)
+		if err != nil {
+			t.Fatalf("%s: %v", g.name, err)
+		}
+		for i := range want.Stones {
+			if got.Stones[i] != want.Stones[i] || got.Confidence[i] != want.Confidence[i] || got.Probs[i] != want.Probs[i] {
+				t.Fatalf("%s: point %d read %v %.6f %v aimed, %v %.6f %v new", g.name, i,
+					got.Stones[i], got.Confidence[i], got.Probs[i], want.Stones[i], want.Confidence[i], want.Probs[i])
+			}
+		}
+	}
+	other, err := calib.FromCorners(800, 600, 13, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := aimed.aim(other); err == nil {
+		t.Error("a 19x19 reader was aimed at a 13x13 grid")
 	}
 }

@@ -52,14 +52,7 @@ func NewReader(cal calib.Calibration, p Params) (*Reader, error) {
 	if p.Spacing > 0 {
 		g.Spacing = min(max(p.Spacing, 8), 64)
 	}
-	h := cal.PinholeGridToImage() // grid (col,row) -> the pinhole picture (the frame without the lens's bending)
-	s := float64(g.Spacing)
-	// canonical (u,v) -> grid ((u-s)/s, (v-s)/s) -> image
-	t := [9]float64{1 / s, 0, -1, 0, 1 / s, -1, 0, 0, 1}
-	m := canonMap{h: mul3(h, t)}
-	if cal.Lens != 0 {
-		m.bend = cal.Bend
-	}
+	m := canonMapFor(cal, g)
 	samp := newSampler(g)
 	samp.markOutside(m, cal.ImageWidth, cal.ImageHeight)
 	var net PointModel
@@ -96,6 +89,39 @@ func NewReader(cal calib.Calibration, p Params) (*Reader, error) {
 		feats:  make([]pointFeatures, cal.Size*cal.Size),
 		params: p.withDefaults(),
 	}, nil
+}
+
+// canonMapFor is the map from the canonical picture of geometry g to the frame that cal sees.
+func canonMapFor(cal calib.Calibration, g canonGeom) canonMap {
+	h := cal.PinholeGridToImage() // grid (col,row) -> the pinhole picture (the frame without the lens's bending)
+	s := float64(g.Spacing)
+	// canonical (u,v) -> grid ((u-s)/s, (v-s)/s) -> image
+	t := [9]float64{1 / s, 0, -1, 0, 1 / s, -1, 0, 0, 1}
+	m := canonMap{h: mul3(h, t)}
+	if cal.Lens != 0 {
+		m.bend = cal.Bend
+	}
+	return m
+}
+
+// aim points r at the grid of cal, of the board size and frame size r was made for, keeping
+// every buffer: a search that reads one frame on hundreds of grids (outlineRead) makes one
+// Reader, not hundreds. A Read after aim reads as a new Reader for cal would.
+func (r *Reader) aim(cal calib.Calibration) error {
+	if err := cal.Validate(); err != nil {
+		return fmt.Errorf("vision: %w", err)
+	}
+	if cal.Size != r.cal.Size || cal.ImageWidth != r.cal.ImageWidth || cal.ImageHeight != r.cal.ImageHeight {
+		return fmt.Errorf("vision: a reader made for %dx%d in %dx%d cannot read %dx%d in %dx%d",
+			r.cal.Size, r.cal.Size, r.cal.ImageWidth, r.cal.ImageHeight, cal.Size, cal.Size, cal.ImageWidth, cal.ImageHeight)
+	}
+	m := canonMapFor(cal, r.geom)
+	if err := r.toImg.fill(m, r.geom.Side()); err != nil {
+		return err
+	}
+	r.samp.markOutside(m, cal.ImageWidth, cal.ImageHeight)
+	r.cal = cal
+	return nil
 }
 
 // Calibration returns the calibration the Reader was made for.

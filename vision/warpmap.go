@@ -15,10 +15,10 @@ const interBits = 5
 
 // warpMaps are the fixed-point maps cv::remap takes in place of a perspective warp: for every
 // canonical pixel, the image pixel it comes from (xy, CV_16SC2) and its fraction (frac,
-// CV_16UC1, row*32+column of OpenCV's interpolation table). A calibration is fixed for a
-// Reader's life, so computing the homography per pixel once, not in every frame, saves
-// cv::warpPerspective about two fifths of its time; the pixels come out the same. The maps are
-// 6 bytes a canonical pixel (0.96 MB for 19x19).
+// CV_16UC1, row*32+column of OpenCV's interpolation table). A Reader keeps its calibration
+// from frame to frame (until aimed at another), so computing the homography per pixel once,
+// not in every frame, saves cv::warpPerspective about two fifths of its time; the pixels come
+// out the same. The maps are 6 bytes a canonical pixel (0.96 MB for 19x19).
 type warpMaps struct {
 	xy, frac gocv.Mat
 }
@@ -53,19 +53,25 @@ func newWarpMaps(toImg canonMap, side int) (warpMaps, error) {
 	// by C, and the Go heap does not grow by a megabyte it cannot collect.
 	m := warpMaps{xy: gocv.NewMatWithSize(side, side, gocv.MatTypeCV16SC2),
 		frac: gocv.NewMatWithSize(side, side, gocv.MatTypeCV16UC1)}
+	if err := m.fill(toImg, side); err != nil {
+		m.Close()
+		return warpMaps{}, err
+	}
+	return m, nil
+}
+
+// fill writes the maps of toImg into m, made for a side x side canonical image.
+func (m warpMaps) fill(toImg canonMap, side int) error {
 	xy, err := m.xy.DataPtrInt16()
 	if err != nil {
-		m.Close()
-		return warpMaps{}, fmt.Errorf("vision: warp map: %w", err)
+		return fmt.Errorf("vision: warp map: %w", err)
 	}
 	frac, err := m.frac.DataPtrUint16()
 	if err != nil {
-		m.Close()
-		return warpMaps{}, fmt.Errorf("vision: warp map: %w", err)
+		return fmt.Errorf("vision: warp map: %w", err)
 	}
 	if len(xy) != 2*side*side || len(frac) != side*side {
-		m.Close()
-		return warpMaps{}, fmt.Errorf("vision: warp map of %d and %d values for a side of %d", len(xy), len(frac), side)
+		return fmt.Errorf("vision: warp map of %d and %d values for a side of %d", len(xy), len(frac), side)
 	}
 	const tab = 1 << interBits
 	h := toImg.h
@@ -92,7 +98,7 @@ func newWarpMaps(toImg canonMap, side int) (warpMaps, error) {
 			frac[i] = uint16((y&(tab-1))*tab + (x & (tab - 1)))
 		}
 	}
-	return m, nil
+	return nil
 }
 
 // fixedCoord rounds a coordinate in 1/32 pixels to an int32 as cv::warpPerspective does
