@@ -375,6 +375,14 @@ func findWith(img gocv.Mat, opts FindOptions, f lineFilter, stones *stoneFinder,
 	}
 	minConf := opts.minConfidence()
 	if !fit.inView(w.lines.w, w.lines.h) {
+		if fit.conf < minConf {
+			// A grid the lines hardly bear out says nothing of where the board is: on a blurred
+			// late-game render the plain pass's best grid (0.07) ran off the picture while the
+			// board lay wholly in it, and the refusal must not tell the players to move the camera,
+			// nor keep the reader from the board's outline (vision.FindBoard).
+			return Calibration{}, fmt.Errorf("%w: best grid %dx%d has confidence %.2f (< %.2f) and runs out of the picture",
+				ErrNoBoard, fit.cols, fit.rows, fit.conf, minConf)
+		}
 		return Calibration{}, ErrNotInView
 	}
 	c, err := w.calibration(img.Cols(), img.Rows(), fit)

@@ -448,6 +448,10 @@ func TestFindWhereOnlyTheReadingPlacesTheGrid(t *testing.T) {
 			Stones: corpusPosition(t, "yenw-computer-go-dataset-AI/Jin-Mao-Ce-Shi/1978.sgf", 0, 93)}, true},
 		{"6002/22: 19x19, blurred", 3375319036674037810, demo.SampleOptions{Size: 19, W: 960, H: 720, Hard: true, HandChance: 0.3,
 			Stones: corpusPosition(t, "yenw-computer-go-dataset-AI/Jin-Mao-Ce-Shi/2141.sgf", 0, 188)}, true},
+		// Light lines on dark wood: the plain pass's best grid (0.02) runs out of the picture,
+		// which is no sign that the board does, and must not keep the reader from its outline.
+		{"6008/251: 19x19, light lines on dark wood, a hand", 14749050519598893593, demo.SampleOptions{Size: 19, W: 1280, H: 720, HandChance: 0.3,
+			Stones: corpusPosition(t, "yenw-computer-go-dataset-AI/Jin-Mao-Ce-Shi/1659.sgf", 0, 235)}, true},
 	}, true)
 }
 
