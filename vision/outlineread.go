@@ -46,7 +46,8 @@ const outlineReadTries = 2
 
 // outlineReadBudget is the most reads outlineRead makes of one frame, which bounds its time on a
 // frame it refuses (BenchmarkFindBoardRefusedSized1080p).
-// On the refused late-game renders a search took 26 to 680 reads.
+// On the refused late-game renders a search took 26 to 680 reads, counting every grid it asked
+// about; a grid asked about again is not read again, and counts once.
 const outlineReadBudget = 700
 
 // outlineReadSteps are the corner moves tried, in spacings: fine, then a line and half a line to
@@ -63,12 +64,21 @@ type readSureness struct {
 }
 
 // outlineReader reads one frame on the grids outlineRead tries, at most budget times, with one
-// Reader aimed at each grid in turn (Reader.aim).
+// Reader aimed at each grid in turn (Reader.aim). A grid read before is not read again: about a
+// sixth of the search's grids are ones it has read (a corner moved back, a start refined twice).
 type outlineReader struct {
 	img           gocv.Mat
 	p             Params  // with the learned reader's network compiled once (compiledOnce)
 	r             *Reader // made on the first read; Close releases it
 	reads, budget int
+	known         map[gridKey]readSureness
+}
+
+// gridKey is what a grid's reading depends on besides the frame.
+type gridKey struct {
+	corners [4]calib.Point2
+	size    int
+	lens    float64
 }
 
 // read reads the frame on the grid of c.
@@ -95,6 +105,10 @@ func (o *outlineReader) Close() {
 
 // sureness reads the frame on the grid of c (false if it cannot be read, or the budget is spent).
 func (o *outlineReader) sureness(c calib.Calibration) (readSureness, bool) {
+	key := gridKey{corners: c.Corners, size: c.Size, lens: c.Lens}
+	if s, ok := o.known[key]; ok {
+		return s, true
+	}
 	if o.reads >= o.budget {
 		return readSureness{}, false
 	}
@@ -118,6 +132,10 @@ func (o *outlineReader) sureness(c calib.Calibration) (readSureness, bool) {
 		s.meanLog += math.Log(math.Max(float64(conf), 1e-6))
 	}
 	s.meanLog /= float64(max(len(rd.Confidence), 1))
+	if o.known == nil {
+		o.known = make(map[gridKey]readSureness)
+	}
+	o.known[key] = s
 	return s, true
 }
 

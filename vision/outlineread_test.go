@@ -161,3 +161,35 @@ func TestAimedReaderReadsAsANewOne(t *testing.T) {
 		t.Error("a 19x19 reader was aimed at a 13x13 grid")
 	}
 }
+
+// TestOutlineReaderReadsAGridOnce: a grid the search asks about again is answered from what it
+// read, without reading the frame again or spending its budget.
+func TestOutlineReaderReadsAGridOnce(t *testing.T) {
+	img, q := bareBoard(t)
+	defer img.Close()
+	p, err := compiledOnce(Params{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := &outlineReader{img: img, p: p, budget: 1}
+	defer o.Close()
+	a, err := calib.InsetGrid(q, 19, 0.8, img.Cols(), img.Rows())
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := calib.InsetGrid(q, 19, 0.9, img.Cols(), img.Rows())
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, ok := o.sureness(a)
+	if !ok {
+		t.Fatal("the grid cannot be read")
+	}
+	again, ok := o.sureness(a)
+	if !ok || again != first || o.reads != 1 {
+		t.Errorf("asked again: %+v %v after %d reads, want %+v from the first read", again, ok, o.reads, first)
+	}
+	if _, ok := o.sureness(b); ok {
+		t.Error("a new grid was read past the budget")
+	}
+}
