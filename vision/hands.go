@@ -33,9 +33,9 @@ func (s *sampler) markOutside(toImg canonMap, w, h int) {
 }
 
 // outsideMap tells which pixels of a side x side canonical picture map outside the camera image.
-// Each pixel is worked out the first time it is asked about and remembered: only the strips
-// beyond the board's edge points that reachesOffBoard looks at ever are, so a Reader aimed at a
-// new grid for a single read (outlineRead) does not map the whole picture.
+// Each pixel is worked out the first time it is asked about and remembered: only the patches on
+// and beyond the edge points that reachesOffBoard looks at ever are, so a Reader aimed at a new
+// grid for a single read (outlineRead) does not map the whole picture.
 type outsideMap struct {
 	toImg   canonMap
 	w, h    int
