@@ -116,7 +116,7 @@ func (s *sampler) patch(pix []byte, x0, y0, x1, y1 int) patchStats {
 	for y := y0; y < y1; y++ {
 		for x := x0; x < x1; x++ {
 			p := y*side + x
-			if s.outside.partial && s.outside.at(x, y) {
+			if s.outside.at(x, y) {
 				outside = true
 			}
 			sy += float64(s.lum[p])

@@ -92,10 +92,11 @@ func TestAimedReaderReadsAsANewOne(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer frame.Close()
-	var q [4]calib.Point2
-	for i, c := range s.Corners {
-		q[i] = calib.Point2{X: c[0], Y: c[1]}
+	drawn, err := rendertest.DrawnGrid(s)
+	if err != nil {
+		t.Fatal(err)
 	}
+	q := drawn.Corners
 	grid := func(shift calib.Point2, scale, lens float64) calib.Calibration {
 		t.Helper()
 		var m [4]calib.Point2
