@@ -265,10 +265,12 @@ func readNotWhole(t *testing.T, path string) map[string]bool {
 // TestFindBoardCrowdedOrCut: Roboflow photos on which the stones' lattice and the grid check
 // decide (twenty-sixth session). Two crowded whole boards, whose hand-placed stones sit up to a
 // third of a spacing off their points, must be found right by their stone boxes (judged
-// strictly); on the 13x13 the grid check must not move the grid a row onto the margin. Three
-// 19x19 boards cut by the picture's edge, over whose stones a 13x13 fits as well, and a 19x19
-// whose bottom row runs out of the picture (the grid check had moved its grid out of view), must
-// be refused.
+// strictly); on the 13x13 the grid check must not move the grid a row onto the margin. Two
+// crowded 19x19 diagrams, which the finder fits a line off (one of them both ways) with its first
+// column on the row labels while the board's last column holds a game's stones, must be moved
+// onto the board by the grid check (2026-12-01, evening). Three 19x19 boards cut by the picture's edge, over
+// whose stones a 13x13 fits as well, and a 19x19 whose bottom row runs out of the picture (the
+// grid check had moved its grid out of view), must be refused.
 func TestFindBoardCrowdedOrCut(t *testing.T) {
 	photos, err := evalset.Load(shareddata.Path(t, "vision-eval"))
 	if err != nil {
@@ -286,6 +288,8 @@ func TestFindBoardCrowdedOrCut(t *testing.T) {
 	}{
 		{"3e33f3ee6a12", "a crowded, blurred 19x19", 19},
 		{"8f20266b703d", "a 13x13 full of stones", 13},
+		{"64cd3bdad2d9", "a crowded 19x19 diagram, found a line off both ways", 19},
+		{"a178df70fd5a", "a crowded 19x19 diagram, found a line off", 19},
 		{"08bca729ec6b", "a 19x19 cut at the left and bottom", 0},
 		{"34e25116bcdd", "a 19x19 cut at the left", 0},
 		{"96f1724a9704", "a 19x19 cut at the left", 0},

@@ -203,3 +203,45 @@ func TestFindBoardSlidOffBoard(t *testing.T) {
 	}
 	t.Log(err)
 }
+
+// TestMoveLinesAndLineInPicture checks the two pieces of geometry takesStonesIn rests on: which
+// line a move of the grid drops and takes in, and whether an edge line's stones would lie wholly
+// in the picture. A 19x19 grid of 40 px spacing stands at x 100..820, y 20..740 in a 1000x761
+// picture: its top and bottom rows have 20 px to the picture's edge, half a spacing, and no more.
+func TestMoveLinesAndLineInPicture(t *testing.T) {
+	for _, tc := range []struct {
+		d                    [2]float64
+		axis, dropped, added int
+	}{
+		{[2]float64{1, 0}, 0, 0, 18},
+		{[2]float64{-1, 0}, 0, 18, 0},
+		{[2]float64{0, 1}, 1, 0, 18},
+		{[2]float64{0, -1}, 1, 18, 0},
+	} {
+		axis, dropped, added := moveLines(19, tc.d)
+		if axis != tc.axis || dropped != tc.dropped || added != tc.added {
+			t.Errorf("moveLines(19, %v) = %d, %d, %d; want %d, %d, %d", tc.d, axis, dropped, added, tc.axis, tc.dropped, tc.added)
+		}
+	}
+	grid := func(top, bottom float64) calib.Calibration {
+		return calib.Calibration{Size: 19, ImageWidth: 1000, ImageHeight: 761,
+			Corners: [4]calib.Point2{{X: 100, Y: top}, {X: 820, Y: top}, {X: 820, Y: bottom}, {X: 100, Y: bottom}}}
+	}
+	for _, tc := range []struct {
+		name       string
+		cal        calib.Calibration
+		axis, line int
+		want       bool
+	}{
+		{"left column, 80 px to spare", grid(20, 740), 0, 0, true},
+		{"right column, 160 px to spare", grid(20, 740), 0, 18, true},
+		{"top row, half a spacing to spare", grid(20, 740), 1, 0, true},
+		{"bottom row, half a spacing to spare", grid(20, 740), 1, 18, true},
+		{"top row, a pixel short", grid(19, 739), 1, 0, false},
+		{"bottom row at the picture's edge", grid(40, 760), 1, 18, false},
+	} {
+		if got := lineInPicture(tc.cal, tc.axis, tc.line); got != tc.want {
+			t.Errorf("%s: lineInPicture = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}

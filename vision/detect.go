@@ -677,16 +677,38 @@ func linedEnough(lined, empty, points int, kept bool) bool {
 // rendered photos with known corners, CheckGrid moved seven right grids of confidence 0.47 to 0.77
 // a line off, and put right three wrong ones, all below 0.5. A move is never taken out of the
 // picture (Calibration.InView), nor when it leaves out stones the grid held (leavesStonesOut).
+// Where stones hide the crosses, a move is also taken when it takes in a line of a game's stones
+// for a line with none (takesStonesIn), and the check is made again from the moved grid, at most
+// twice and never back: a crowded diagram was found a line off both ways, its first column on
+// the row labels and its first row on the column labels.
 func CheckGrid(img gocv.Mat, cal calib.Calibration, p Params) calib.Calibration {
 	if cal.Confidence >= StillMinConfidence {
 		return cal
 	}
+	var back [2]float64
+	for range 2 {
+		moved, d, ok := checkGridOnce(img, cal, back, p)
+		if !ok {
+			break
+		}
+		cal, back = moved, [2]float64{-d[0], -d[1]}
+	}
+	return cal
+}
+
+// checkGridOnce is one step of CheckGrid: the best of cal's grids moved a line, and the move,
+// never the move back.
+func checkGridOnce(img gocv.Mat, cal calib.Calibration, back [2]float64, p Params) (calib.Calibration, [2]float64, bool) {
 	bestScore, _ := gridScoreEmpty(img, cal, p)
 	if bestScore < 0 {
-		return cal
+		return cal, [2]float64{}, false
 	}
-	best := cal
+	start := bestScore
+	best, bestMove, moved := cal, [2]float64{}, false
 	for _, d := range [4][2]float64{{0, -1}, {0, 1}, {-1, 0}, {1, 0}} {
+		if d == back {
+			continue
+		}
 		c, err := movedLines(cal, d)
 		if err != nil {
 			continue
@@ -694,11 +716,54 @@ func CheckGrid(img gocv.Mat, cal calib.Calibration, p Params) calib.Calibration 
 		if !c.InView() {
 			continue // the finder refuses a grid the picture cuts, and so does its check
 		}
-		if s := gridScore(img, c, p); s > bestScore+cal.Size/3 && !leavesStonesOut(img, cal, c, d, p) {
-			best, bestScore = c, s
+		s := gridScore(img, c, p)
+		lines := s > bestScore+cal.Size/3 && !leavesStonesOut(img, cal, c, d, p)
+		stones := !moved && s >= 0 && s+cal.Size/3 >= start && takesStonesIn(img, cal, c, d, p)
+		if lines || stones {
+			best, bestScore, bestMove, moved = c, max(s, bestScore), d, true
 		}
 	}
-	return best
+	return best, bestMove, moved
+}
+
+// moveLines names the line a move d (in grid lines) of an n x n grid drops and the line it takes
+// in, and whether they are columns (axis 0) or rows (axis 1): a move of +1 drops line 0 of the old
+// grid and takes in line n-1 of the new one, a move of -1 the other way round.
+func moveLines(n int, d [2]float64) (axis, dropped, added int) {
+	if d[1] != 0 {
+		axis = 1
+	}
+	dropped, added = 0, n-1
+	if d[axis] < 0 {
+		dropped, added = n-1, 0
+	}
+	return axis, dropped, added
+}
+
+// lineStones counts the stones the learned reader is sure of (sureStone) on one column (axis 0)
+// or row (axis 1) of cal's grid, black and white apart (-1, -1 if unreadable).
+func lineStones(img gocv.Mat, cal calib.Calibration, axis, line int, p Params) (black, white int) {
+	p.HandTuned = false // the learned reader's sure stones, as sureStones counts them
+	n := cal.Size
+	black, white = -1, -1
+	_ = readOnce(img, cal, p, func(_ *Reader, rd Reading) {
+		black, white = 0, 0
+		for i := 0; i < n; i++ {
+			at := line*n + i // a row
+			if axis == 0 {
+				at = i*n + line // a column
+			}
+			if !sureStone(rd, at) {
+				continue
+			}
+			if rd.Stones[at] == observe.Black {
+				black++
+			} else {
+				white++
+			}
+		}
+	})
+	return black, white
 }
 
 // leavesStonesOut reports whether the move d (in grid lines) of grid from leaves out a line of
@@ -710,43 +775,61 @@ func CheckGrid(img gocv.Mat, cal calib.Calibration, p Params) calib.Calibration 
 // table or border along the board, not a game's stones, and may be dropped (a rendered grid a
 // row off, its last row on the table, was put right so).
 func leavesStonesOut(img gocv.Mat, from, moved calib.Calibration, d [2]float64, p Params) bool {
-	p.HandTuned = false // the learned reader's sure stones, as sureStones counts them
 	n := from.Size
-	// Old line dropped and new line taken in, as (column or row, index): a move of +1 drops line
-	// 0 of the old grid and takes in line n-1 of the new one, a move of -1 the other way round.
-	axis := 0 // columns
-	if d[1] != 0 {
-		axis = 1 // rows
-	}
-	dropped, added := 0, n-1
-	if d[axis] < 0 {
-		dropped, added = n-1, 0
-	}
-	onLine := func(cal calib.Calibration, line int) int {
-		k := -1
-		err := readOnce(img, cal, p, func(_ *Reader, rd Reading) {
-			k = 0
-			for i := 0; i < n; i++ {
-				at := line*n + i // a row
-				if axis == 0 {
-					at = i*n + line // a column
-				}
-				if sureStone(rd, at) {
-					k++
-				}
-			}
-		})
-		if err != nil {
-			return -1
-		}
-		return k
-	}
-	lost := onLine(from, dropped)
-	if lost < 3 || lost >= n-2 {
+	axis, dropped, added := moveLines(n, d)
+	b, w := lineStones(img, from, axis, dropped, p)
+	lost := b + w
+	if b < 0 || lost < 3 || lost >= n-2 {
 		return false
 	}
-	gained := onLine(moved, added)
-	return gained >= 0 && lost >= gained+3
+	b, w = lineStones(img, moved, axis, added, p)
+	return b >= 0 && lost >= b+w+3
+}
+
+// takesStonesIn is leavesStonesOut's mirror, held to more: the move d of grid from takes in a
+// line of a game's stones for a line with none. The line it takes in holds three or more stones
+// the learned reader is sure of, of both colours, and not stones at all its points but two (a
+// dark table or border); the line it drops holds no stone it is sure of. On two crowded Roboflow
+// diagrams the finder put the grid a line off, its first column on the row labels, while the
+// board's last column beyond the grid held 9 and 7 sure stones; their crosses, hidden by stones,
+// could not move it. A rule without both colours and the empty dropped line moved three right
+// grids of 1,500 late-game renders a line off.
+func takesStonesIn(img gocv.Mat, from, moved calib.Calibration, d [2]float64, p Params) bool {
+	n := from.Size
+	axis, dropped, added := moveLines(n, d)
+	if !lineInPicture(moved, axis, added) {
+		return false
+	}
+	b, w := lineStones(img, moved, axis, added, p)
+	if b < 1 || w < 1 || b+w < 3 || b+w >= n-2 {
+		return false
+	}
+	b, w = lineStones(img, from, axis, dropped, p)
+	return b == 0 && w == 0
+}
+
+// lineInPicture reports whether the stones of an edge line of cal's grid (column or row, axis 0
+// or 1) would be wholly in the picture: every point of the line moved half a spacing outward lies
+// inside it. Calibration.InView lets a grid's edge come that close to the picture's edge, but a
+// stone cut by it is no evidence: on a late-game render a crowded board's bottom row at the
+// picture's edge read, a row beyond, as a line of both colours' stones.
+func lineInPicture(cal calib.Calibration, axis, line int) bool {
+	n := cal.Size
+	out := -0.5
+	if line == n-1 {
+		out = 0.5
+	}
+	for i := 0; i < n; i++ {
+		col, row := float64(line)+out, float64(i)
+		if axis == 1 {
+			col, row = float64(i), float64(line)+out
+		}
+		q := cal.GridPixel(col, row)
+		if q.X < 0 || q.Y < 0 || q.X > float64(cal.ImageWidth-1) || q.Y > float64(cal.ImageHeight-1) {
+			return false
+		}
+	}
+	return true
 }
 
 // gridScore counts the empty points whose grid-line cross is clearly visible (-1 if unreadable),
