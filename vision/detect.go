@@ -787,9 +787,10 @@ func leavesStonesOut(img gocv.Mat, from, moved calib.Calibration, d [2]float64, 
 }
 
 // takesStonesIn is leavesStonesOut's mirror, held to more: the move d of grid from takes in a
-// line of a game's stones for a line with none. The line it takes in holds three or more stones
-// the learned reader is sure of, of both colours, and not stones at all its points but two (a
-// dark table or border); the line it drops holds no stone it is sure of. On two crowded Roboflow
+// line of a game's stones for a line with none. The line it takes in lies wholly in the picture
+// (lineInPicture) and holds three or more stones the learned reader is sure of, of both colours,
+// and not stones at all its points but two (a dark table or border); the line it drops holds no
+// stone it is sure of. On two crowded Roboflow
 // diagrams the finder put the grid a line off, its first column on the row labels, while the
 // board's last column beyond the grid held 9 and 7 sure stones; their crosses, hidden by stones,
 // could not move it. A rule without both colours and the empty dropped line moved three right
