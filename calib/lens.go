@@ -86,10 +86,15 @@ const (
 	// lensGain is how much more line contrast the best term must show than none.
 	lensGain = 0.02
 	// lensMoveMin is the least term for which the finder's corners move with it (fitFoundLens).
-	// On the gomrade photo 2/67 a term of 0.02 moved a corner from 0.20 to 0.27 spacing off the
-	// one verified by eye, the grid's mean error unchanged; the renders it puts right are bent
-	// by 0.055 or more.
-	lensMoveMin = 0.04
+	// A term under it is mostly the refinement's, run down toward its floor (lensStep/4) while
+	// the corners chased the lines' contrast: on late-game renders drawn with no lens such moves
+	// took right grids from 0.03 to 0.10-0.12 spacing off. Terms of 0.02 to 0.04 are a weak
+	// lens's, and matter on a tilted board, whose near corners lie far out in the frame: one put
+	// a board seen at 43 degrees right (0.60 to 0.28 spacing off,
+	// TestFindFollowsAWeakLensOnATiltedBoard). It was 0.04 until 2026-12-02; at 0.02 the gomrade
+	// photo 2/67 moves, a corner from 0.20 to 0.27 spacing off the one verified by eye, the
+	// grid's mean error unchanged.
+	lensMoveMin = 0.02
 	// lensStonesMin is the fewest black stones on the board by which stonesAgree judges a move.
 	lensStonesMin = 8
 	// lensStonesSlack is how much further off their points, on average in spacings, the stones
@@ -153,8 +158,8 @@ func (li *lensImage) fitFixed() Calibration {
 // at lensAnchorMin or more, over its middle half alone (lensAnchors); each way's best term's
 // corners and term are then moved a coordinate at a time while the lines' contrast rises
 // (refineCorners), and the grid that shows its lines better is kept as FitLens keeps a term. A
-// term under lensMoveMin bends the grid too little for the finder's compromise to matter (a tenth
-// of a spacing, within its own error), so there the corners stay and FitLens decides the term.
+// term under lensMoveMin is no lens's doing but the refinement's (see there), so there the corners
+// stay and FitLens decides the term.
 func fitFoundLens(frame gocv.Mat, cal Calibration) (Calibration, error) {
 	li, err := newLensImage(frame, cal)
 	if err != nil {

@@ -164,6 +164,46 @@ func TestFindAnchorsTheBendOnTheMiddle(t *testing.T) {
 	}
 }
 
+// TestFindFollowsAWeakLensOnATiltedBoard finds a late-game 19x19 board seen at 43 degrees through
+// a weak barrel lens (`render-boards -late` scene `-seed 6002` 298, which FitLens puts at 0.06 on
+// its drawn corners). The board's near corners lie far out in the frame, where a weak term bends
+// the lines most, and the straight grid the finder fits is 0.6 spacing off at its worst corner.
+// The term Find fits is 0.035, under the 0.04 that moved the corners before (lensMoveMin); with
+// it the grid must be within 0.35 spacing.
+func TestFindFollowsAWeakLensOnATiltedBoard(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: renders boards")
+	}
+	const seed = 15080275301763059875
+	opt := demo.SampleOptions{Size: 19, W: 960, H: 720, HandChance: 0.3,
+		Stones: corpusPosition(t, "yenw-computer-go-dataset-AI/Jin-Mao-Ce-Shi/1544.sgf", 0, 77)}
+	s, frame, err := rendertest.Frame(seed, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer frame.Close()
+	opts := calib.FindOptions{Size: 19}
+	straight, err := calib.FindStraight(frame, opts)
+	if err != nil {
+		t.Fatalf("the straight grid: %v", err)
+	}
+	found, err := calib.Find(frame, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	off0, off := rendertest.SpacingsOff(straight, s.Corners, true), rendertest.SpacingsOff(found, s.Corners, true)
+	t.Logf("drawn lens %.3f: straight grid %.2f spacing off (confidence %.2f), with the lens term %.3f %.2f", s.Look.Barrel, off0, straight.Confidence, found.Lens, off)
+	if off0 < 0.5 {
+		t.Errorf("the straight grid is only %.2f spacing off: the scene no longer tests the bend", off0)
+	}
+	if found.Lens >= 0.04 {
+		t.Errorf("the term is %.3f: the scene no longer tests a weak one", found.Lens)
+	}
+	if off > 0.35 {
+		t.Errorf("found %.2f spacing off with a lens term of %.3f (drawn %.3f)", off, found.Lens, s.Look.Barrel)
+	}
+}
+
 // TestFindKeepsAFlatBoardFlat checks that Find keeps the straight grid it found on two Roboflow
 // photos whose lines gain contrast from a bend that is no lens's doing. 2ce631f40396 is a screen
 // capture of a flat, crowded board whose lines gain it from a grid drawn 0.7 spacing inwards at its
