@@ -137,28 +137,12 @@ func TestFindAnchorsTheBendOnTheMiddle(t *testing.T) {
 		{"6002/142", 743054044541198258, 800, 600, "yenw-computer-go-dataset-AI/The-11th-Computer-Go-UEC-Cup/0031.sgf", 128},
 	} {
 		t.Run(sc.name, func(t *testing.T) {
-			opt := demo.SampleOptions{Size: 19, W: sc.w, H: sc.h, HandChance: 0.3, Stones: corpusPosition(t, sc.game, 0, sc.move)}
-			s, frame, err := rendertest.Frame(sc.seed, opt)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer frame.Close()
-			opts := calib.FindOptions{Size: 19}
-			straight, err := calib.FindStraight(frame, opts)
-			if err != nil {
-				t.Fatalf("the straight grid: %v", err)
-			}
-			found, err := calib.Find(frame, opts)
-			if err != nil {
-				t.Fatal(err)
-			}
-			off0, off := rendertest.SpacingsOff(straight, s.Corners, true), rendertest.SpacingsOff(found, s.Corners, true)
-			t.Logf("drawn lens %.3f: straight grid %.2f spacing off (confidence %.2f), with the lens term %.3f %.2f", s.Look.Barrel, off0, straight.Confidence, found.Lens, off)
+			found, off0, off, barrel := findLateScene(t, sc.seed, sc.w, sc.h, sc.game, sc.move)
 			if off0 < 0.5 {
 				t.Errorf("the straight grid is only %.2f spacing off: the scene no longer tests the bend", off0)
 			}
 			if off > 0.2 {
-				t.Errorf("found %.2f spacing off with a lens term of %.3f (drawn %.3f)", off, found.Lens, s.Look.Barrel)
+				t.Errorf("found %.2f spacing off with a lens term of %.3f (drawn %.3f)", off, found.Lens, barrel)
 			}
 		})
 	}
@@ -174,9 +158,25 @@ func TestFindFollowsAWeakLensOnATiltedBoard(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: renders boards")
 	}
-	const seed = 15080275301763059875
-	opt := demo.SampleOptions{Size: 19, W: 960, H: 720, HandChance: 0.3,
-		Stones: corpusPosition(t, "yenw-computer-go-dataset-AI/Jin-Mao-Ce-Shi/1544.sgf", 0, 77)}
+	found, off0, off, barrel := findLateScene(t, 15080275301763059875, 960, 720, "yenw-computer-go-dataset-AI/Jin-Mao-Ce-Shi/1544.sgf", 77)
+	if off0 < 0.5 {
+		t.Errorf("the straight grid is only %.2f spacing off: the scene no longer tests the bend", off0)
+	}
+	if found.Lens >= 0.04 {
+		t.Errorf("the term is %.3f: the scene no longer tests a weak one", found.Lens)
+	}
+	if off > 0.35 {
+		t.Errorf("found %.2f spacing off with a lens term of %.3f (drawn %.3f)", off, found.Lens, barrel)
+	}
+}
+
+// findLateScene draws a `render-boards -late` 19x19 scene again (its seed, frame size, and the
+// corpus game and move its position comes from) and finds the board in it. It returns the grid
+// Find fits, how far off the drawn corners it and the straight grid lie (in spacings, at the
+// worst corner), and the lens the scene was drawn through, and logs them.
+func findLateScene(t *testing.T, seed uint64, w, h int, game string, move int) (found calib.Calibration, off0, off, barrel float64) {
+	t.Helper()
+	opt := demo.SampleOptions{Size: 19, W: w, H: h, HandChance: 0.3, Stones: corpusPosition(t, game, 0, move)}
 	s, frame, err := rendertest.Frame(seed, opt)
 	if err != nil {
 		t.Fatal(err)
@@ -187,21 +187,13 @@ func TestFindFollowsAWeakLensOnATiltedBoard(t *testing.T) {
 	if err != nil {
 		t.Fatalf("the straight grid: %v", err)
 	}
-	found, err := calib.Find(frame, opts)
+	found, err = calib.Find(frame, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
-	off0, off := rendertest.SpacingsOff(straight, s.Corners, true), rendertest.SpacingsOff(found, s.Corners, true)
+	off0, off = rendertest.SpacingsOff(straight, s.Corners, true), rendertest.SpacingsOff(found, s.Corners, true)
 	t.Logf("drawn lens %.3f: straight grid %.2f spacing off (confidence %.2f), with the lens term %.3f %.2f", s.Look.Barrel, off0, straight.Confidence, found.Lens, off)
-	if off0 < 0.5 {
-		t.Errorf("the straight grid is only %.2f spacing off: the scene no longer tests the bend", off0)
-	}
-	if found.Lens >= 0.04 {
-		t.Errorf("the term is %.3f: the scene no longer tests a weak one", found.Lens)
-	}
-	if off > 0.35 {
-		t.Errorf("found %.2f spacing off with a lens term of %.3f (drawn %.3f)", off, found.Lens, s.Look.Barrel)
-	}
+	return found, off0, off, s.Look.Barrel
 }
 
 // TestFindKeepsAFlatBoardFlat checks that Find keeps the straight grid it found on two Roboflow
