@@ -88,13 +88,12 @@ const (
 	// lensMoveMin is the least term for which the finder's corners move with it (fitFoundLens).
 	// A term under it is mostly the refinement's, run down toward its floor (lensStep/4) while
 	// the corners chased the lines' contrast: on late-game renders drawn with no lens such moves
-	// took right grids from 0.03 to 0.10-0.12 spacing off. Terms of 0.02 to 0.04 are a weak
-	// lens's, and matter on a tilted board, whose near corners lie far out in the frame: one put
-	// a board seen at 43 degrees right (0.60 to 0.28 spacing off,
-	// TestFindFollowsAWeakLensOnATiltedBoard). It was 0.04 until 2026-12-02; at 0.02 the gomrade
-	// photo 2/67 moves, a corner from 0.20 to 0.27 spacing off the one verified by eye, the
-	// grid's mean error unchanged.
-	lensMoveMin = 0.02
+	// took right grids from 0.03 to 0.10-0.12 spacing off. At 0.02, the search's first step, they
+	// go either way (the gomrade photo 2/67: a corner from 0.20 to 0.27 spacing off the one
+	// verified by eye). Terms of 0.025 to 0.04 are a weak lens's, and matter on a tilted board,
+	// whose near corners lie far out in the frame: one put a board seen at 43 degrees right (0.60
+	// to 0.28 spacing off, TestFindFollowsAWeakLensOnATiltedBoard). It was 0.04 until 2026-12-02.
+	lensMoveMin = 0.025
 	// lensStonesMin is the fewest black stones on the board by which stonesAgree judges a move.
 	lensStonesMin = 8
 	// lensStonesSlack is how much further off their points, on average in spacings, the stones
