@@ -50,7 +50,8 @@ func findStraight(img gocv.Mat, opts FindOptions) (Calibration, error) {
 	// boards have light lines on a dark one. Try the common case first, then (for a weak or
 	// missing fit) a wider line filter, which sees the lines of a blurred frame, then the same
 	// on a smoothed frame (a blurred frame is often a noisy one too), then light lines through
-	// the same three filters, then dark lines with the noise floor taken off, then the wide
+	// the same three filters, then dark lines with the noise floor taken off (also after an
+	// unsure fit, which a sure one there replaces), then the wide
 	// filter on the frame with its contrast evened out, that pass's grid judged again on
 	// another map (rescore), then the grids the board's outline proposes (outlineSearch): first
 	// the grey picture's outlines, then the colour's; and last the grid the black stones place
@@ -96,6 +97,22 @@ func findStraight(img gocv.Mat, opts FindOptions) (Calibration, error) {
 		return c3, nil
 	}
 	if err == nil {
+		if c.Confidence < DefaultMinConfidence {
+			// An unsure grid may be one the noise explains: the plain map's response to a
+			// noisy frame's grain is most of a faint line's, and a grid squeezed onto a third of
+			// a crowded board's rows was the plain pass's best (`render-boards -seed 6005` scene
+			// 35, at 0.36). The same lines with the noise floor taken off (the next pass, below)
+			// found the board's own grid at 0.74. A sure grid there, clearly more
+			// confident (floorMargin), is kept instead where it contradicts the unsure one
+			// (otherBoard); where it only places the same board a fraction of a spacing or a
+			// line differently, the earlier pass's lines are as good a word.
+			sure := opts
+			sure.MinConfidence = DefaultMinConfidence
+			if c4, err4 := findPolarity(img, sure, lineFilter{floor: true}, stones, nil); err4 == nil &&
+				c4.Confidence > c.Confidence+floorMargin && otherBoard(c, c4) {
+				return c4, nil
+			}
+		}
 		return c, nil
 	}
 	// Then dark lines again with the line map's noise floor taken off: in a dim, noisy frame
@@ -342,6 +359,40 @@ func bestPassWith(img gocv.Mat, opts FindOptions, fs []lineFilter, stones *stone
 	}
 	return best, bestErr
 }
+
+// floorMargin is how much more confident than an unsure fit of the earlier passes the noise-floor
+// pass's sure fit must be to replace it (findStraight), as a light fit must be to replace a dark
+// one (lightMargin).
+const floorMargin = 0.1
+
+// otherBoard reports whether grids a and b are two different answers, not one board's grid placed
+// two ways: another size, or a corner of b more than otherBoardSpacings of a's spacings from
+// every corner of a. Where the noise-floor pass's sure grid placed the same board as an unsure one
+// (with floorMargin alone, on 1,800 renders and 264 Roboflow photos), it put 4 grids closer by
+// more than 0.05 spacing, 1 further, and 2 right grids wrong (`-seed 6008` scene 111: 0.27
+// spacing off, the sure grid 0.87; Roboflow 76bae3ded80e); where it contradicted it, it put
+// right the two grids that were wrong (4.3 and 12 spacings off).
+func otherBoard(a, b Calibration) bool {
+	if a.Size != b.Size {
+		return true
+	}
+	last := float64(a.Size - 1)
+	for _, p := range b.Corners {
+		g, near := a.ImageToGrid(p), math.Inf(1)
+		for _, q := range [...]Point2{{X: 0, Y: 0}, {X: last, Y: 0}, {X: last, Y: last}, {X: 0, Y: last}} {
+			near = math.Min(near, math.Hypot(g.X-q.X, g.Y-q.Y))
+		}
+		if !(near <= otherBoardSpacings) {
+			return true
+		}
+	}
+	return false
+}
+
+// otherBoardSpacings is how far, in spacings, a corner of one grid may lie from the nearest
+// corner of another for otherBoard to take them as one board's: a grid a line off at a corner
+// lies one spacing away, so two spacings leave room for that and a bend.
+const otherBoardSpacings = 2
 
 // lightMargin is how much more confident than a weak dark-line fit a light-line fit must be to
 // replace it.
