@@ -51,11 +51,11 @@ func findStraight(img gocv.Mat, opts FindOptions) (Calibration, error) {
 	// missing fit) a wider line filter, which sees the lines of a blurred frame, then the same
 	// on a smoothed frame (a blurred frame is often a noisy one too), then light lines through
 	// the same three filters, then dark lines with the noise floor taken off (also after an
-	// unsure fit, which a sure one there replaces), then the wide
-	// filter on the frame with its contrast evened out, that pass's grid judged again on
-	// another map (rescore), then the grids the board's outline proposes (outlineSearch): first
-	// the grey picture's outlines, then the colour's; and last the grid the black stones place
-	// where their lattice runs on past any board (stoneWindowSearch).
+	// unsure fit, which a sure grid there replaces if it contradicts it), then the wide filter
+	// on the frame with its contrast evened out, that pass's grid judged again on another map
+	// (rescore), then the grids the board's outline proposes (outlineSearch): first the grey
+	// picture's outlines, then the colour's; and last the grid the black stones place where
+	// their lattice runs on past any board (stoneWindowSearch).
 	stones := &stoneFinder{} // the passes share one grey work image, so one search for stones
 	var dark, light, equalized passReport
 	c, err := findPolarity(img, opts, lineFilter{}, stones, &dark)
