@@ -98,19 +98,8 @@ func findStraight(img gocv.Mat, opts FindOptions) (Calibration, error) {
 	}
 	if err == nil {
 		if c.Confidence < DefaultMinConfidence {
-			// An unsure grid may be one the noise explains: the plain map's response to a
-			// noisy frame's grain is most of a faint line's, and a grid squeezed onto a third of
-			// a crowded board's rows was the plain pass's best (`render-boards -seed 6005` scene
-			// 35, at 0.36). The same lines with the noise floor taken off (the next pass, below)
-			// found the board's own grid at 0.74. A sure grid there, clearly more
-			// confident (floorMargin), is kept instead where it contradicts the unsure one
-			// (otherBoard); where it only places the same board a fraction of a spacing or a
-			// line differently, the earlier pass's lines are as good a word.
-			sure := opts
-			sure.MinConfidence = DefaultMinConfidence
-			if c4, err4 := findPolarity(img, sure, lineFilter{floor: true}, stones, nil); err4 == nil &&
-				c4.Confidence > c.Confidence+floorMargin && otherBoard(c, c4) {
-				return c4, nil
+			if other, ok := contradicted(img, opts, stones, c); ok {
+				return other, nil
 			}
 		}
 		return c, nil
@@ -360,19 +349,69 @@ func bestPassWith(img gocv.Mat, opts FindOptions, fs []lineFilter, stones *stone
 	return best, bestErr
 }
 
+// contradicted looks again at an unsure fit c of the first passes (dark, wide and light lines)
+// with the passes that otherwise run only when every earlier one has failed, at the sure bar, and
+// returns a sure grid of theirs that contradicts c, if any:
+//
+//   - the noise-floor pass's, when it is more confident by floorMargin and another answer
+//     (otherBoard). An unsure grid may be one the noise explains: the plain map's response to a
+//     noisy frame's grain is most of a faint line's, and a grid squeezed onto a third of a
+//     crowded board's rows was the plain pass's best (`render-boards -seed 6005` scene 35, at
+//     0.36), where the noise-floor pass found the board's own grid at 0.74;
+//   - the grid the board's outline and the stones in it place (the grey outlines', then the
+//     colour's), when it lies more than outlineApart spacings from c at a corner. That grid
+//     stands on other evidence than the lines: the board's edge, and the stones on its points.
+func contradicted(img gocv.Mat, opts FindOptions, stones *stoneFinder, c Calibration) (Calibration, bool) {
+	sure := opts
+	sure.MinConfidence = DefaultMinConfidence
+	if f, err := findPolarity(img, sure, lineFilter{floor: true}, stones, nil); err == nil &&
+		f.Confidence > c.Confidence+floorMargin && otherBoard(c, f) {
+		return f, true
+	}
+	grey, _, _ := greyOutlines(img, opts.workSize())
+	for _, quads := range [][][4]Point2{grey, colourOutlines(img, opts.workSize())} {
+		if len(quads) == 0 {
+			continue
+		}
+		if o, _, err := outlinePass(img, sure, stones, quads); err == nil && apart(c, o, outlineApart) {
+			return o, true
+		}
+	}
+	return Calibration{}, false
+}
+
 // floorMargin is how much more confident than an unsure fit of the earlier passes the noise-floor
-// pass's sure fit must be to replace it (findStraight), as a light fit must be to replace a dark
+// pass's sure fit must be to replace it (contradicted), as a light fit must be to replace a dark
 // one (lightMargin).
 const floorMargin = 0.1
 
 // otherBoard reports whether grids a and b are two different answers, not one board's grid placed
-// two ways: another size, or a corner of b more than otherBoardSpacings of a's spacings from
-// every corner of a. Where the noise-floor pass's sure grid placed the same board as an unsure one
-// (with floorMargin alone, on 1,800 renders and 264 Roboflow photos), it put 4 grids closer by
-// more than 0.05 spacing, 1 further, and 2 right grids wrong (`-seed 6008` scene 111: 0.27
-// spacing off, the sure grid 0.87; Roboflow 76bae3ded80e); where it contradicted it, it put
-// right the two grids that were wrong (4.3 and 12 spacings off).
+// two ways: another size, or a corner of b more than otherBoardSpacings from every corner of a
+// (apart). Where the noise-floor pass's sure grid placed the same board as an unsure one (with
+// floorMargin alone, on 1,800 renders and 264 Roboflow photos), it put 4 grids closer by more
+// than 0.05 spacing, 1 further, and 2 right grids wrong (`-seed 6008` scene 111: 0.27 spacing
+// off, the sure grid 0.87; Roboflow 76bae3ded80e); where it contradicted it, it put right the two
+// grids that were wrong (4.3 and 12 spacings off).
 func otherBoard(a, b Calibration) bool {
+	return apart(a, b, otherBoardSpacings)
+}
+
+// otherBoardSpacings is how far, in spacings, a corner of one grid may lie from the nearest
+// corner of another for otherBoard to take them as one board's: a grid a line off at a corner
+// lies one spacing away, so two spacings leave room for that and a bend.
+const otherBoardSpacings = 2
+
+// outlineApart is how far, in spacings, the grid a board's outline and its stones place may lie
+// from an unsure fit of the lines at a corner before it replaces that fit (contradicted): past
+// most of a spacing, the lines' grid is a line off (on crowded late-game renders, unsure fits 1.25
+// to 1.64 spacings off were put within 0.35 of the drawn corners); nearer, the lines place the
+// grid more finely than the edge and the stones (the two right grids it moved went 0.11 to 0.27
+// and 0.14 to 0.29 spacing off).
+const outlineApart = 0.75
+
+// apart reports whether grids a and b are of different sizes, or a corner of b lies more than d
+// of a's spacings from every corner of a.
+func apart(a, b Calibration, d float64) bool {
 	if a.Size != b.Size {
 		return true
 	}
@@ -382,17 +421,12 @@ func otherBoard(a, b Calibration) bool {
 		for _, q := range [...]Point2{{X: 0, Y: 0}, {X: last, Y: 0}, {X: last, Y: last}, {X: 0, Y: last}} {
 			near = math.Min(near, math.Hypot(g.X-q.X, g.Y-q.Y))
 		}
-		if !(near <= otherBoardSpacings) {
+		if !(near <= d) {
 			return true
 		}
 	}
 	return false
 }
-
-// otherBoardSpacings is how far, in spacings, a corner of one grid may lie from the nearest
-// corner of another for otherBoard to take them as one board's: a grid a line off at a corner
-// lies one spacing away, so two spacings leave room for that and a bend.
-const otherBoardSpacings = 2
 
 // lightMargin is how much more confident than a weak dark-line fit a light-line fit must be to
 // replace it.
