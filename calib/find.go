@@ -50,12 +50,13 @@ func findStraight(img gocv.Mat, opts FindOptions) (Calibration, error) {
 	// boards have light lines on a dark one. Try the common case first, then (for a weak or
 	// missing fit) a wider line filter, which sees the lines of a blurred frame, then the same
 	// on a smoothed frame (a blurred frame is often a noisy one too), then light lines through
-	// the same three filters, then dark lines with the noise floor taken off (also after an
-	// unsure fit, which a sure grid there replaces if it contradicts it), then the wide filter
-	// on the frame with its contrast evened out, that pass's grid judged again on another map
-	// (rescore), then the grids the board's outline proposes (outlineSearch): first the grey
+	// the same three filters, then dark lines with the noise floor taken off, then the wide
+	// filter on the frame with its contrast evened out, that pass's grid judged again on another
+	// map (rescore), then the grids the board's outline proposes (outlineSearch): first the grey
 	// picture's outlines, then the colour's; and last the grid the black stones place where
-	// their lattice runs on past any board (stoneWindowSearch).
+	// their lattice runs on past any board (stoneWindowSearch). An unsure fit of the first
+	// passes is not the end either: the noise-floor and outline passes' sure grids replace it
+	// where they contradict it (contradicted).
 	stones := &stoneFinder{} // the passes share one grey work image, so one search for stones
 	var dark, light, equalized passReport
 	c, err := findPolarity(img, opts, lineFilter{}, stones, &dark)
