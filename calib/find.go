@@ -411,7 +411,8 @@ const otherBoardSpacings = 2
 const outlineApart = 0.75
 
 // apart reports whether grids a and b are of different sizes, or a corner of b lies more than d
-// of a's spacings from every corner of a.
+// of a's spacings from every corner of a. It is cornersWithin's test for calibrations in frame
+// pixels, whose corners two passes may list from different corners of the board.
 func apart(a, b Calibration, d float64) bool {
 	if a.Size != b.Size {
 		return true

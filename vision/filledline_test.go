@@ -136,7 +136,7 @@ func TestFilledLine(t *testing.T) {
 // sure bar (the build that only refused it, rightly, found no board).
 func TestFindBoardRefusesAGridOffTheBoard(t *testing.T) {
 	if testing.Short() {
-		t.Skip("-short: skips three searches of a rendered 960x720 board (minutes under emulation)")
+		t.Skip("-short: skips a search of a rendered 960x720 board (minutes under emulation)")
 	}
 	s, img, err := rendertest.Frame(8813938823996702131, demo.SampleOptions{Size: 19, W: 960, H: 720, HandChance: 0.3})
 	if err != nil {
