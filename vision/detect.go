@@ -114,14 +114,22 @@ func FindBoard(img gocv.Mat, size int, p Params) (calib.Calibration, error) {
 	if err != nil || c.Confidence >= StillMinConfidence {
 		return c, err
 	}
-	if line, ok := filledLine(img, c, p); ok {
-		if s, err := findSurely(img, size); err == nil && !sameGrid(s, c) {
-			return s, nil
-		}
-		return calib.Calibration{}, fmt.Errorf("vision: %w: the best grid (confidence %.2f) reads its %s as stones of one colour end to end, as no game does: it runs off the board, over its edge or the table",
-			calib.ErrNoBoard, c.Confidence, line)
+	return unlessFilled(img, c, size, p)
+}
+
+// unlessFilled is FindBoard's last check of c, a grid findBoard kept below the sure bar: c, unless
+// the reader sees one of its lines filled (filledLine); then the board searched for again at the
+// sure bar (findSurely), or, where that finds nothing else, the refusal naming the line.
+func unlessFilled(img gocv.Mat, c calib.Calibration, size int, p Params) (calib.Calibration, error) {
+	line, ok := filledLine(img, c, p)
+	if !ok {
+		return c, nil
 	}
-	return c, nil
+	if s, err := findSurely(img, size); err == nil && !sameGrid(s, c) {
+		return s, nil
+	}
+	return calib.Calibration{}, fmt.Errorf("vision: %w: the best grid (confidence %.2f) reads its %s as stones of one colour end to end, as no game does: it runs off the board, over its edge or the table",
+		calib.ErrNoBoard, c.Confidence, line)
 }
 
 // filledLine names the first line (row or column) of cal's grid that the learned reader reads as

@@ -1,6 +1,8 @@
 package vision
 
 import (
+	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -132,11 +134,13 @@ func TestFilledLine(t *testing.T) {
 // board, until calib.Find came to compare an unsure fit with the board's outline (2026-12-02):
 // its third column lies along the board's dark left edge, read as black stones end to end. The
 // grid check took it (the black stones sit on points). That grid, drawn three columns left of the
-// board's, must still read a column filled (filledLine), and FindBoard must find the board at the
-// sure bar (the build that only refused it, rightly, found no board).
+// board's, must still read a column filled (filledLine), and FindBoard's last check of it
+// (unlessFilled) must find the board at the sure bar (the build that only refused it, rightly,
+// found no board). Asked for a 9x9 board, which the picture does not hold, the search again finds
+// none, and the grid is refused naming the column.
 func TestFindBoardRefusesAGridOffTheBoard(t *testing.T) {
 	if testing.Short() {
-		t.Skip("-short: skips a search of a rendered 960x720 board (minutes under emulation)")
+		t.Skip("-short: skips two searches of a rendered 960x720 board (minutes under emulation)")
 	}
 	s, img, err := rendertest.Frame(8813938823996702131, demo.SampleOptions{Size: 19, W: 960, H: 720, HandChance: 0.3})
 	if err != nil {
@@ -155,16 +159,21 @@ func TestFindBoardRefusesAGridOffTheBoard(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	slid.Confidence = 0.43
 	if line, ok := filledLine(img, slid, Params{}); !ok {
 		t.Fatalf("the grid three columns off the board reads no line filled")
 	} else if !strings.HasPrefix(line, "column") {
 		t.Errorf("the grid slid sideways reads its %s filled; want a column", line)
 	}
-	c, err := FindBoard(img, 0, Params{})
+	c, err := unlessFilled(img, slid, 0, Params{})
 	if err != nil {
 		t.Fatalf("refused (%v); want the board found at the sure bar", err)
 	}
 	if off := rendertest.SpacingsOff(c, s.Corners, true); c.Size != 19 || off > 0.5 || c.Confidence < StillMinConfidence {
-		t.Errorf("FindBoard took a %dx%d grid %.2f spacings off the board at %.2f; want the board at the sure bar", c.Size, c.Size, off, c.Confidence)
+		t.Errorf("the search again took a %dx%d grid %.2f spacings off the board at %.2f; want the board at the sure bar", c.Size, c.Size, off, c.Confidence)
+	}
+	c, err = unlessFilled(img, slid, 9, Params{})
+	if !errors.Is(err, calib.ErrNoBoard) || !strings.Contains(fmt.Sprint(err), "column") {
+		t.Errorf("asked for a 9x9 board: got a %dx%d grid, error %v; want calib.ErrNoBoard naming the filled column", c.Size, c.Size, err)
 	}
 }
