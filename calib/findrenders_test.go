@@ -451,16 +451,60 @@ func TestOutlineGridLinesRunOn(t *testing.T) {
 	findRoboflow(t, "b971e23e1203", true)
 }
 
-// TestFindBoardSearchesAgainPastAFilledLine runs a render where calib.Find's first pass to clear
-// the low bar fitted a grid a line off, whose edge row the reader reads filled with stones of one
-// colour: vision.FindBoard refuses it and searches again at the sure bar, where a later pass finds
-// the board. Scene 9 of `render-boards -seed 6002` (as above); the build without the second search
-// refused it. (vision's TestFindBoardRefusesAGridOffTheBoard holds another such scene.)
-func TestFindBoardSearchesAgainPastAFilledLine(t *testing.T) {
+// TestFindBoardKeepsItsGridOffTheBorder runs scene 9 of `render-boards -seed 6002` (as above), a
+// slanted late-game board whose bottom edge is a dark border. First calib.Find's grid lay a row
+// off, on that border, which the reader reads as a row of black stones: vision.FindBoard refused
+// it and searched again at the sure bar (the build without the second search refused the board).
+// Later calib.Find fitted the board itself at 0.43, and vision.CheckGrid moved it a row down onto
+// the border, where the same second search found it. Now CheckGrid takes in no line read as
+// stones end to end (takesBorderIn) and keeps the finder's grid. vision's
+// TestFindBoardRefusesAGridOffTheBoard runs the second search itself.
+func TestFindBoardKeepsItsGridOffTheBorder(t *testing.T) {
 	findRenderedScenes(t, []renderedScene{
 		{"6002/9: 19x19, slanted, late in a game", 9879982505559458859, demo.SampleOptions{Size: 19, W: 1024, H: 768, HandChance: 0.3,
 			Stones: corpusPosition(t, "yenw-computer-go-dataset-AI/FineArt/0545.sgf", 0, 145)}, true},
 	})
+}
+
+// TestCheckGridKeepsTheFindersGrid runs late-game renders on which calib.Find, with the board's
+// size given, fits the board below its sure bar, and vision.CheckGrid used to move that right grid
+// a row down, its lined points gaining more than a third of a row:
+//   - `-seed 6007` scene 279: the board's bottom edge runs out of the picture, and the new bottom
+//     row's points, up to a quarter spacing below the picture, read lined in what the reader's
+//     warp fills in there (the grid took in a line whose points leave the picture);
+//   - `-seed 6002` scene 9 (TestFindBoardKeepsItsGridOffTheBorder's): the new bottom row lay on the
+//     board's dark border, read as 18 black stones (the grid took in a line read as stones end to end).
+//
+// CheckGrid must keep each grid within half a spacing of the drawn corners.
+func TestCheckGridKeepsTheFindersGrid(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: skips drawing and searching rendered photos")
+	}
+	for _, sc := range []renderedScene{
+		{"6007/279: 19x19, late in a game, cut by the picture's bottom edge", 1494657949903251541, demo.SampleOptions{Size: 19, W: 640, H: 480, HandChance: 0.3,
+			Stones: corpusPosition(t, "yenw-computer-go-dataset-AI/Dancer/0141.sgf", 0, 176)}, true},
+		{"6002/9: 19x19, slanted, late in a game", 9879982505559458859, demo.SampleOptions{Size: 19, W: 1024, H: 768, HandChance: 0.3,
+			Stones: corpusPosition(t, "yenw-computer-go-dataset-AI/FineArt/0545.sgf", 0, 145)}, true},
+	} {
+		t.Run(sc.name, func(t *testing.T) {
+			s, img, err := rendertest.Frame(sc.seed, sc.opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer img.Close()
+			found, err := calib.Find(img, calib.FindOptions{Size: 19, MinConfidence: vision.LowMinConfidence})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if off := rendertest.SpacingsOff(found, s.Corners, true); off > 0.5 || found.Confidence >= vision.StillMinConfidence {
+				t.Fatalf("the finder's grid is %.2f spacings off at %.2f: the scene no longer tests a right unsure grid", off, found.Confidence)
+			}
+			c := vision.CheckGrid(img, found, vision.Params{})
+			if off := rendertest.SpacingsOff(c, s.Corners, true); off > 0.5 {
+				t.Errorf("CheckGrid moved the finder's right grid %.2f spacings off the drawn corners", off)
+			}
+		})
+	}
 }
 
 // TestFindWhereTheStonesRunPastTheBoard runs a render whose black stones' lattice runs 29 lines

@@ -204,9 +204,9 @@ func TestFindBoardSlidOffBoard(t *testing.T) {
 	t.Log(err)
 }
 
-// TestMoveLinesAndLineInPicture checks the two pieces of geometry takesStonesIn rests on: which
-// line a move of the grid drops and takes in, and whether an edge line's stones would lie wholly
-// in the picture. A 19x19 grid of 40 px spacing stands at x 100..820, y 20..740 in a 1000x761
+// TestMoveLinesAndLineInPicture checks the two pieces of geometry CheckGrid's moves rest on: which
+// line a move of the grid drops and takes in, and whether an edge line's points, or its stones,
+// would lie wholly in the picture. A 19x19 grid of 40 px spacing stands at x 100..820, y 20..740 in a 1000x761
 // picture: its top and bottom rows have 20 px to the picture's edge, half a spacing, and no more.
 func TestMoveLinesAndLineInPicture(t *testing.T) {
 	for _, tc := range []struct {
@@ -231,16 +231,20 @@ func TestMoveLinesAndLineInPicture(t *testing.T) {
 		name       string
 		cal        calib.Calibration
 		axis, line int
+		out        float64
 		want       bool
 	}{
-		{"left column, 80 px to spare", grid(20, 740), 0, 0, true},
-		{"right column, 160 px to spare", grid(20, 740), 0, 18, true},
-		{"top row, half a spacing to spare", grid(20, 740), 1, 0, true},
-		{"bottom row, half a spacing to spare", grid(20, 740), 1, 18, true},
-		{"top row, a pixel short", grid(19, 739), 1, 0, false},
-		{"bottom row at the picture's edge", grid(40, 760), 1, 18, false},
+		{"left column, 80 px to spare", grid(20, 740), 0, 0, 0.5, true},
+		{"right column, 160 px to spare", grid(20, 740), 0, 18, 0.5, true},
+		{"top row, half a spacing to spare", grid(20, 740), 1, 0, 0.5, true},
+		{"bottom row, half a spacing to spare", grid(20, 740), 1, 18, 0.5, true},
+		{"top row, a pixel short", grid(19, 739), 1, 0, 0.5, false},
+		{"bottom row at the picture's edge", grid(40, 760), 1, 18, 0.5, false},
+		{"bottom row's points at the picture's edge, none to spare", grid(40, 760), 1, 18, 0, true},
+		{"bottom row's points a pixel below the picture", grid(41, 761), 1, 18, 0, false},
+		{"top row's points a pixel above the picture", grid(-1, 719), 1, 0, 0, false},
 	} {
-		if got := lineInPicture(tc.cal, tc.axis, tc.line); got != tc.want {
+		if got := lineInPicture(tc.cal, tc.axis, tc.line, tc.out); got != tc.want {
 			t.Errorf("%s: lineInPicture = %v, want %v", tc.name, got, tc.want)
 		}
 	}

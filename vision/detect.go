@@ -684,7 +684,8 @@ func linedEnough(lined, empty, points int, kept bool) bool {
 // board's dark edge, taken for a line, scored as well as the outer line it replaced: on 600
 // rendered photos with known corners, CheckGrid moved seven right grids of confidence 0.47 to 0.77
 // a line off, and put right three wrong ones, all below 0.5. A move is never taken out of the
-// picture (Calibration.InView), nor when it leaves out stones the grid held (leavesStonesOut).
+// picture (Calibration.InView), nor for crosses on a line whose points leave it (lineInPicture),
+// nor when it leaves out stones the grid held (leavesStonesOut).
 // Where stones hide the crosses, a move is also taken when it takes in a line of a game's stones
 // for a line with none (takesStonesIn), and the check is made again from the moved grid, at most
 // twice and never back: a crowded diagram was found a line off both ways, its first column on
@@ -725,7 +726,9 @@ func checkGridOnce(img gocv.Mat, cal calib.Calibration, back [2]float64, p Param
 			continue // the finder refuses a grid the picture cuts, and so does its check
 		}
 		s := gridScore(img, c, p)
-		lines := s > bestScore+cal.Size/3 && !leavesStonesOut(img, cal, c, d, p)
+		axis, _, added := moveLines(cal.Size, d)
+		lines := s > bestScore+cal.Size/3 && lineInPicture(c, axis, added, 0) &&
+			!takesBorderIn(img, c, axis, added, p) && !leavesStonesOut(img, cal, c, d, p)
 		stones := !moved && s >= 0 && s+cal.Size/3 >= start && takesStonesIn(img, cal, c, d, p)
 		if lines || stones {
 			best, bestScore, bestMove, moved = c, max(s, bestScore), d, true
@@ -794,6 +797,17 @@ func leavesStonesOut(img gocv.Mat, from, moved calib.Calibration, d [2]float64, 
 	return b >= 0 && lost >= b+w+3
 }
 
+// takesBorderIn reports whether the line a move takes in (line of axis on the moved grid) is read
+// as stones at all its points but two: the board's dark border or the table beside it, not a line
+// of the board, whatever crosses the other points gain (gridScore counts such an edge line off
+// only where the hand-made features read it so). On a late-game render (`-seed 6002` scene 9)
+// the finder's right grid was moved a row down, onto a bottom row of 18 black stones the learned
+// reader was sure of.
+func takesBorderIn(img gocv.Mat, moved calib.Calibration, axis, line int, p Params) bool {
+	b, w := lineStones(img, moved, axis, line, p)
+	return b+w >= moved.Size-2
+}
+
 // takesStonesIn is leavesStonesOut's mirror, held to more: the move d of grid from takes in a
 // line of a game's stones for a line with none. The line it takes in lies wholly in the picture
 // (lineInPicture) and holds three or more stones the learned reader is sure of, of both colours,
@@ -806,7 +820,7 @@ func leavesStonesOut(img gocv.Mat, from, moved calib.Calibration, d [2]float64, 
 func takesStonesIn(img gocv.Mat, from, moved calib.Calibration, d [2]float64, p Params) bool {
 	n := from.Size
 	axis, dropped, added := moveLines(n, d)
-	if !lineInPicture(moved, axis, added) {
+	if !lineInPicture(moved, axis, added, 0.5) {
 		return false
 	}
 	b, w := lineStones(img, moved, axis, added, p)
@@ -817,16 +831,20 @@ func takesStonesIn(img gocv.Mat, from, moved calib.Calibration, d [2]float64, p 
 	return b == 0 && w == 0
 }
 
-// lineInPicture reports whether the stones of an edge line of cal's grid (column or row, axis 0
-// or 1) would be wholly in the picture: every point of the line moved half a spacing outward lies
-// inside it. Calibration.InView lets a grid's edge come that close to the picture's edge, but a
-// stone cut by it is no evidence: on a late-game render a crowded board's bottom row at the
-// picture's edge read, a row beyond, as a line of both colours' stones.
-func lineInPicture(cal calib.Calibration, axis, line int) bool {
+// lineInPicture reports whether an edge line of cal's grid (column or row, axis 0 or 1) lies in
+// the picture with out spacings to spare: every point of the line moved that far outward lies
+// inside it. Calibration.InView lets a grid's edge lie up to half a spacing out of the picture,
+// where its points show only what the reader's warp fills in, and even a point in the picture
+// is no evidence of a stone the picture's edge cuts. So CheckGrid takes in a line for its crosses
+// only with its points in the picture (out 0): on a late-game render (`-seed 6007` scene 279) the
+// finder's right grid was moved a row down, its new bottom row's points up to a quarter spacing
+// below the picture, 11 of them read lined there. And it takes in a line for its stones only with
+// them wholly in it (out 0.5): a crowded board's bottom row at the picture's edge read, a row
+// beyond, as a line of both colours' stones.
+func lineInPicture(cal calib.Calibration, axis, line int, out float64) bool {
 	n := cal.Size
-	out := -0.5
-	if line == n-1 {
-		out = 0.5
+	if line != n-1 {
+		out = -out
 	}
 	for i := 0; i < n; i++ {
 		col, row := float64(line)+out, float64(i)
