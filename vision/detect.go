@@ -684,8 +684,9 @@ func linedEnough(lined, empty, points int, kept bool) bool {
 // board's dark edge, taken for a line, scored as well as the outer line it replaced: on 600
 // rendered photos with known corners, CheckGrid moved seven right grids of confidence 0.47 to 0.77
 // a line off, and put right three wrong ones, all below 0.5. A move is never taken out of the
-// picture (Calibration.InView), nor for crosses on a line whose points leave it (lineInPicture),
-// nor when it leaves out stones the grid held (leavesStonesOut).
+// picture (Calibration.InView), nor for crosses on a line whose points leave it (lineInPicture)
+// or that reads as stones end to end (takesBorderIn), nor when it leaves out stones the grid held
+// (leavesStonesOut).
 // Where stones hide the crosses, a move is also taken when it takes in a line of a game's stones
 // for a line with none (takesStonesIn), and the check is made again from the moved grid, at most
 // twice and never back: a crowded diagram was found a line off both ways, its first column on
