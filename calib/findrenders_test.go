@@ -451,6 +451,13 @@ func TestOutlineGridLinesRunOn(t *testing.T) {
 	findRoboflow(t, "b971e23e1203", true)
 }
 
+// slantedOnItsBorder is scene 9 of `render-boards -seed 6002` (as above): a slanted late-game
+// 19x19 board whose bottom edge is a dark border, which two tests draw.
+func slantedOnItsBorder(t testing.TB) renderedScene {
+	return renderedScene{"6002/9: 19x19, slanted, late in a game", 9879982505559458859, demo.SampleOptions{Size: 19, W: 1024, H: 768, HandChance: 0.3,
+		Stones: corpusPosition(t, "yenw-computer-go-dataset-AI/FineArt/0545.sgf", 0, 145)}, true}
+}
+
 // TestFindBoardKeepsItsGridOffTheBorder runs scene 9 of `render-boards -seed 6002` (as above), a
 // slanted late-game board whose bottom edge is a dark border. First calib.Find's grid lay a row
 // off, on that border, which the reader reads as a row of black stones: vision.FindBoard refused
@@ -461,8 +468,7 @@ func TestOutlineGridLinesRunOn(t *testing.T) {
 // TestFindBoardRefusesAGridOffTheBoard runs the second search itself.
 func TestFindBoardKeepsItsGridOffTheBorder(t *testing.T) {
 	findRenderedScenes(t, []renderedScene{
-		{"6002/9: 19x19, slanted, late in a game", 9879982505559458859, demo.SampleOptions{Size: 19, W: 1024, H: 768, HandChance: 0.3,
-			Stones: corpusPosition(t, "yenw-computer-go-dataset-AI/FineArt/0545.sgf", 0, 145)}, true},
+		slantedOnItsBorder(t),
 	})
 }
 
@@ -483,8 +489,7 @@ func TestCheckGridKeepsTheFindersGrid(t *testing.T) {
 	for _, sc := range []renderedScene{
 		{"6007/279: 19x19, late in a game, cut by the picture's bottom edge", 1494657949903251541, demo.SampleOptions{Size: 19, W: 640, H: 480, HandChance: 0.3,
 			Stones: corpusPosition(t, "yenw-computer-go-dataset-AI/Dancer/0141.sgf", 0, 176)}, true},
-		{"6002/9: 19x19, slanted, late in a game", 9879982505559458859, demo.SampleOptions{Size: 19, W: 1024, H: 768, HandChance: 0.3,
-			Stones: corpusPosition(t, "yenw-computer-go-dataset-AI/FineArt/0545.sgf", 0, 145)}, true},
+		slantedOnItsBorder(t),
 	} {
 		t.Run(sc.name, func(t *testing.T) {
 			s, img, err := rendertest.Frame(sc.seed, sc.opt)
