@@ -479,7 +479,12 @@ func TestFindBoardKeepsItsGridOffTheBorder(t *testing.T) {
 //     row's points, up to a quarter spacing below the picture, read lined in what the reader's
 //     warp fills in there (the grid took in a line whose points leave the picture);
 //   - `-seed 6002` scene 9 (TestFindBoardKeepsItsGridOffTheBorder's): the new bottom row lay on the
-//     board's dark border, read as 18 black stones (the grid took in a line read as stones end to end).
+//     board's dark border, read as 18 black stones (the grid took in a line read as stones end to end);
+//   - `-seed 6001` scene 124, `6002` scene 98 and `6008` scene 136: grids that calib.Check finds on
+//     the board's lines (every edge line there, none beyond), moved a line off the board onto its
+//     margin, where the board's edge against the table or its front face reads as a line, while
+//     the grid's own edge line, far and foreshortened or among stones, showed few crosses (the
+//     grid took in a line for its crosses although its edges fit).
 //
 // CheckGrid must keep each grid within half a spacing of the drawn corners.
 func TestCheckGridKeepsTheFindersGrid(t *testing.T) {
@@ -490,6 +495,12 @@ func TestCheckGridKeepsTheFindersGrid(t *testing.T) {
 		{"6007/279: 19x19, late in a game, cut by the picture's bottom edge", 1494657949903251541, demo.SampleOptions{Size: 19, W: 640, H: 480, HandChance: 0.3,
 			Stones: corpusPosition(t, "yenw-computer-go-dataset-AI/Dancer/0141.sgf", 0, 176)}, true},
 		slantedOnItsBorder(t),
+		{"6001/124: 19x19, late in a game, plastic board seen at a slant", 10067228406169682698, demo.SampleOptions{Size: 19, W: 1024, H: 768, HandChance: 0.3,
+			Stones: corpusPosition(t, "yenw-computer-go-dataset-AI/Jin-Mao-Ce-Shi/1278.sgf", 0, 183)}, true},
+		{"6002/98: 19x19, late in a game, hard light", 9736644857019868932, demo.SampleOptions{Size: 19, W: 640, H: 480, Hard: true, HandChance: 0.3,
+			Stones: corpusPosition(t, "yenw-computer-go-dataset-AI/Dancer/0118.sgf", 0, 157)}, true},
+		{"6008/136: 19x19, slate and shell stones seen at a slant", 5988278468349759981, demo.SampleOptions{Size: 19, W: 640, H: 480, HandChance: 0.3,
+			Stones: corpusPosition(t, "yenw-computer-go-dataset-AI/Jin-Mao-Ce-Shi/2474.sgf", 0, 75)}, true},
 	} {
 		t.Run(sc.name, func(t *testing.T) {
 			s, img, err := rendertest.Frame(sc.seed, sc.opt)
