@@ -495,8 +495,7 @@ func TestCheckGridKeepsTheFindersGrid(t *testing.T) {
 		{"6007/279: 19x19, late in a game, cut by the picture's bottom edge", 1494657949903251541, demo.SampleOptions{Size: 19, W: 640, H: 480, HandChance: 0.3,
 			Stones: corpusPosition(t, "yenw-computer-go-dataset-AI/Dancer/0141.sgf", 0, 176)}, true},
 		slantedOnItsBorder(t),
-		{"6001/124: 19x19, late in a game, plastic board seen at a slant", 10067228406169682698, demo.SampleOptions{Size: 19, W: 1024, H: 768, HandChance: 0.3,
-			Stones: corpusPosition(t, "yenw-computer-go-dataset-AI/Jin-Mao-Ce-Shi/1278.sgf", 0, 183)}, true},
+		slantedPlastic(t),
 		{"6002/98: 19x19, late in a game, hard light", 9736644857019868932, demo.SampleOptions{Size: 19, W: 640, H: 480, Hard: true, HandChance: 0.3,
 			Stones: corpusPosition(t, "yenw-computer-go-dataset-AI/Dancer/0118.sgf", 0, 157)}, true},
 		{"6008/136: 19x19, slate and shell stones seen at a slant", 5988278468349759981, demo.SampleOptions{Size: 19, W: 640, H: 480, HandChance: 0.3,
@@ -521,6 +520,28 @@ func TestCheckGridKeepsTheFindersGrid(t *testing.T) {
 			}
 		})
 	}
+}
+
+// slantedPlastic is scene 124 of `render-boards -seed 6001 -sizes 19:1 -sgf ../shared/sgf-corpus
+// -sgf-share 1 -late 0.15`: a plastic board late in a game, seen at a slant, its far edge row
+// foreshortened under a hand.
+func slantedPlastic(t testing.TB) renderedScene {
+	return renderedScene{"6001/124: 19x19, late in a game, plastic board seen at a slant", 10067228406169682698, demo.SampleOptions{Size: 19, W: 1024, H: 768, HandChance: 0.3,
+		Stones: corpusPosition(t, "yenw-computer-go-dataset-AI/Jin-Mao-Ce-Shi/1278.sgf", 0, 183)}, true}
+}
+
+// TestFindBoardTakesAGridWhoseEdgesFit runs late-game renders, with the board's size given, on
+// which calib.Find fits the board below its sure bar and calib.Check finds every edge line of
+// that grid and no line beyond, but too few of its points show a cross or a sure stone for
+// vision.FindBoard's counts: `-seed 6001` scene 124 (slantedPlastic: 90 lined points, 168 sure
+// stones) and `-seed 6008` scene 224 (a board seen at a slant, 80 lined, 75 stones). The build
+// before refused both.
+func TestFindBoardTakesAGridWhoseEdgesFit(t *testing.T) {
+	findScenes(t, []renderedScene{
+		slantedPlastic(t),
+		{"6008/224: 19x19, seen at a slant", 1539140990038975398, demo.SampleOptions{Size: 19, W: 1280, H: 720, HandChance: 0.3,
+			Stones: corpusPosition(t, "yenw-computer-go-dataset-AI/BensonDarr/0234.sgf", 0, 77)}, true},
+	}, true)
 }
 
 // TestFindWhereTheStonesRunPastTheBoard runs a render whose black stones' lattice runs 29 lines
