@@ -451,11 +451,18 @@ func TestOutlineGridLinesRunOn(t *testing.T) {
 	findRoboflow(t, "b971e23e1203", true)
 }
 
+// lateScene is a scene of `render-boards -sizes 19:1 -sgf ../shared/sgf-corpus -sgf-share 1
+// -late 0.15` drawn again: a 19x19 board of w x h pixels with a hand at times (as render-boards
+// draws them), holding the position after move of the shared game record game, which must be found.
+func lateScene(t testing.TB, name string, seed uint64, w, h int, game string, move int) renderedScene {
+	return renderedScene{name, seed, demo.SampleOptions{Size: 19, W: w, H: h, HandChance: 0.3,
+		Stones: corpusPosition(t, game, 0, move)}, true}
+}
+
 // slantedOnItsBorder is scene 9 of `render-boards -seed 6002` (as above): a slanted late-game
 // 19x19 board whose bottom edge is a dark border, which two tests draw.
 func slantedOnItsBorder(t testing.TB) renderedScene {
-	return renderedScene{"6002/9: 19x19, slanted, late in a game", 9879982505559458859, demo.SampleOptions{Size: 19, W: 1024, H: 768, HandChance: 0.3,
-		Stones: corpusPosition(t, "yenw-computer-go-dataset-AI/FineArt/0545.sgf", 0, 145)}, true}
+	return lateScene(t, "6002/9: 19x19, slanted, late in a game", 9879982505559458859, 1024, 768, "yenw-computer-go-dataset-AI/FineArt/0545.sgf", 145)
 }
 
 // TestFindBoardKeepsItsGridOffTheBorder runs scene 9 of `render-boards -seed 6002` (as above), a
@@ -498,8 +505,7 @@ func TestCheckGridKeepsTheFindersGrid(t *testing.T) {
 		slantedPlastic(t),
 		{"6002/98: 19x19, late in a game, hard light", 9736644857019868932, demo.SampleOptions{Size: 19, W: 640, H: 480, Hard: true, HandChance: 0.3,
 			Stones: corpusPosition(t, "yenw-computer-go-dataset-AI/Dancer/0118.sgf", 0, 157)}, true},
-		{"6008/136: 19x19, slate and shell stones seen at a slant", 5988278468349759981, demo.SampleOptions{Size: 19, W: 640, H: 480, HandChance: 0.3,
-			Stones: corpusPosition(t, "yenw-computer-go-dataset-AI/Jin-Mao-Ce-Shi/2474.sgf", 0, 75)}, true},
+		lateScene(t, "6008/136: 19x19, slate and shell stones seen at a slant", 5988278468349759981, 640, 480, "yenw-computer-go-dataset-AI/Jin-Mao-Ce-Shi/2474.sgf", 75),
 	} {
 		t.Run(sc.name, func(t *testing.T) {
 			s, img, err := rendertest.Frame(sc.seed, sc.opt)
@@ -526,8 +532,7 @@ func TestCheckGridKeepsTheFindersGrid(t *testing.T) {
 // -sgf-share 1 -late 0.15`: a plastic board late in a game, seen at a slant, its far edge row
 // foreshortened under a hand.
 func slantedPlastic(t testing.TB) renderedScene {
-	return renderedScene{"6001/124: 19x19, late in a game, plastic board seen at a slant", 10067228406169682698, demo.SampleOptions{Size: 19, W: 1024, H: 768, HandChance: 0.3,
-		Stones: corpusPosition(t, "yenw-computer-go-dataset-AI/Jin-Mao-Ce-Shi/1278.sgf", 0, 183)}, true}
+	return lateScene(t, "6001/124: 19x19, late in a game, plastic board seen at a slant", 10067228406169682698, 1024, 768, "yenw-computer-go-dataset-AI/Jin-Mao-Ce-Shi/1278.sgf", 183)
 }
 
 // TestFindBoardTakesAGridWhoseEdgesFit runs late-game renders, with the board's size given, on
@@ -539,8 +544,7 @@ func slantedPlastic(t testing.TB) renderedScene {
 func TestFindBoardTakesAGridWhoseEdgesFit(t *testing.T) {
 	findScenes(t, []renderedScene{
 		slantedPlastic(t),
-		{"6008/224: 19x19, seen at a slant", 1539140990038975398, demo.SampleOptions{Size: 19, W: 1280, H: 720, HandChance: 0.3,
-			Stones: corpusPosition(t, "yenw-computer-go-dataset-AI/BensonDarr/0234.sgf", 0, 77)}, true},
+		lateScene(t, "6008/224: 19x19, seen at a slant", 1539140990038975398, 1280, 720, "yenw-computer-go-dataset-AI/BensonDarr/0234.sgf", 77),
 	}, true)
 }
 
