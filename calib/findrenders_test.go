@@ -242,8 +242,7 @@ func TestFindJudgedAgain(t *testing.T) {
 // off), now as its own 9x9 at 0.54.
 func TestFindUnsureGridJudgedWithoutNoise(t *testing.T) {
 	findScenes(t, []renderedScene{
-		{"6005/35: 19x19, 266 stones", 4679372147869765486, demo.SampleOptions{Size: 19, W: 1024, H: 768, HandChance: 0.3,
-			Stones: corpusPosition(t, "yenw-computer-go-dataset-AI/2018-Tencent-World-AI-WEIQI-Competition/0044.sgf", 0, 335)}, true},
+		lateScene(t, "6005/35: 19x19, 266 stones", 4679372147869765486, 1024, 768, "yenw-computer-go-dataset-AI/2018-Tencent-World-AI-WEIQI-Competition/0044.sgf", 335),
 	}, true)
 	findRenderedScenes(t, []renderedScene{
 		{"9902/37: 9x9, hard light", 12091839081577995386, demo.SampleOptions{Size: 9, W: 1024, H: 768, Hard: true, HandChance: 0.3}, true},
@@ -258,14 +257,11 @@ func TestFindUnsureGridJudgedWithoutNoise(t *testing.T) {
 // spacings off.
 func TestFindUnsureGridContradictedByTheOutline(t *testing.T) {
 	findScenes(t, []renderedScene{
-		{"6005/44: 19x19, 206 stones, dim", 9981147104330440966, demo.SampleOptions{Size: 19, W: 640, H: 480, HandChance: 0.3,
-			Stones: corpusPosition(t, "yenw-computer-go-dataset-AI/2019-China-Securities-Cup-World-AI-WEIQI-Open/0047.sgf", 0, 223)}, true},
+		lateScene(t, "6005/44: 19x19, 206 stones, dim", 9981147104330440966, 640, 480, "yenw-computer-go-dataset-AI/2019-China-Securities-Cup-World-AI-WEIQI-Open/0047.sgf", 223),
 		{"6005/237: 19x19, 154 stones, a hard lamp", 13996168229371972383, demo.SampleOptions{Size: 19, W: 1024, H: 768, Hard: true, HandChance: 0.3,
 			Stones: corpusPosition(t, "yenw-computer-go-dataset-AI/Jin-Mao-Ce-Shi/1196.sgf", 0, 163)}, true},
-		{"6007/207: 19x19, 214 stones, plastic board", 2505358082807947297, demo.SampleOptions{Size: 19, W: 960, H: 720, HandChance: 0.3,
-			Stones: corpusPosition(t, "gnugo-regression-games/nngs/scf-gnugo-3.1.18-200201060027.sgf", 0, 233)}, true},
-		{"6001/169: 19x19, 194 stones, plastic board", 9281127959063297041, demo.SampleOptions{Size: 19, W: 960, H: 720, HandChance: 0.3,
-			Stones: corpusPosition(t, "yenw-computer-go-dataset-AI/FineArt/0108.sgf", 0, 199)}, true},
+		lateScene(t, "6007/207: 19x19, 214 stones, plastic board", 2505358082807947297, 960, 720, "gnugo-regression-games/nngs/scf-gnugo-3.1.18-200201060027.sgf", 233),
+		lateScene(t, "6001/169: 19x19, 194 stones, plastic board", 9281127959063297041, 960, 720, "yenw-computer-go-dataset-AI/FineArt/0108.sgf", 199),
 	}, true)
 }
 
@@ -499,8 +495,7 @@ func TestCheckGridKeepsTheFindersGrid(t *testing.T) {
 		t.Skip("-short: skips drawing and searching rendered photos")
 	}
 	for _, sc := range []renderedScene{
-		{"6007/279: 19x19, late in a game, cut by the picture's bottom edge", 1494657949903251541, demo.SampleOptions{Size: 19, W: 640, H: 480, HandChance: 0.3,
-			Stones: corpusPosition(t, "yenw-computer-go-dataset-AI/Dancer/0141.sgf", 0, 176)}, true},
+		lateScene(t, "6007/279: 19x19, late in a game, cut by the picture's bottom edge", 1494657949903251541, 640, 480, "yenw-computer-go-dataset-AI/Dancer/0141.sgf", 176),
 		slantedOnItsBorder(t),
 		slantedPlastic(t),
 		{"6002/98: 19x19, late in a game, hard light", 9736644857019868932, demo.SampleOptions{Size: 19, W: 640, H: 480, Hard: true, HandChance: 0.3,
@@ -555,8 +550,7 @@ func TestFindBoardTakesAGridWhoseEdgesFit(t *testing.T) {
 // the build without that pass refused it.
 func TestFindWhereTheStonesRunPastTheBoard(t *testing.T) {
 	findRenderedScenes(t, []renderedScene{
-		{"6005/110: 19x19, late in a game, a hand", 1208507843736636729, demo.SampleOptions{Size: 19, W: 960, H: 720, HandChance: 0.3,
-			Stones: corpusPosition(t, "yenw-computer-go-dataset-AI/Jin-Mao-Ce-Shi/0233.sgf", 0, 198)}, true},
+		lateScene(t, "6005/110: 19x19, late in a game, a hand", 1208507843736636729, 960, 720, "yenw-computer-go-dataset-AI/Jin-Mao-Ce-Shi/0233.sgf", 198),
 	})
 }
 
@@ -572,8 +566,7 @@ func TestFindWhereOnlyTheReadingPlacesTheGrid(t *testing.T) {
 			Stones: corpusPosition(t, "yenw-computer-go-dataset-AI/Jin-Mao-Ce-Shi/2141.sgf", 0, 188)}, true},
 		// Light lines on dark wood: the plain pass's best grid (0.02) runs out of the picture,
 		// which is no sign that the board does, and must not keep the reader from its outline.
-		{"6008/251: 19x19, light lines on dark wood, a hand", 14749050519598893593, demo.SampleOptions{Size: 19, W: 1280, H: 720, HandChance: 0.3,
-			Stones: corpusPosition(t, "yenw-computer-go-dataset-AI/Jin-Mao-Ce-Shi/1659.sgf", 0, 235)}, true},
+		lateScene(t, "6008/251: 19x19, light lines on dark wood, a hand", 14749050519598893593, 1280, 720, "yenw-computer-go-dataset-AI/Jin-Mao-Ce-Shi/1659.sgf", 235),
 	}, true)
 }
 
