@@ -258,8 +258,7 @@ func TestFindUnsureGridJudgedWithoutNoise(t *testing.T) {
 func TestFindUnsureGridContradictedByTheOutline(t *testing.T) {
 	findScenes(t, []renderedScene{
 		lateScene(t, "6005/44: 19x19, 206 stones, dim", 9981147104330440966, 640, 480, "yenw-computer-go-dataset-AI/2019-China-Securities-Cup-World-AI-WEIQI-Open/0047.sgf", 223),
-		{"6005/237: 19x19, 154 stones, a hard lamp", 13996168229371972383, demo.SampleOptions{Size: 19, W: 1024, H: 768, Hard: true, HandChance: 0.3,
-			Stones: corpusPosition(t, "yenw-computer-go-dataset-AI/Jin-Mao-Ce-Shi/1196.sgf", 0, 163)}, true},
+		hardLateScene(t, "6005/237: 19x19, 154 stones, a hard lamp", 13996168229371972383, 1024, 768, "yenw-computer-go-dataset-AI/Jin-Mao-Ce-Shi/1196.sgf", 163),
 		lateScene(t, "6007/207: 19x19, 214 stones, plastic board", 2505358082807947297, 960, 720, "gnugo-regression-games/nngs/scf-gnugo-3.1.18-200201060027.sgf", 233),
 		lateScene(t, "6001/169: 19x19, 194 stones, plastic board", 9281127959063297041, 960, 720, "yenw-computer-go-dataset-AI/FineArt/0108.sgf", 199),
 	}, true)
@@ -455,6 +454,14 @@ func lateScene(t testing.TB, name string, seed uint64, w, h int, game string, mo
 		Stones: corpusPosition(t, game, 0, move)}, true}
 }
 
+// hardLateScene is lateScene under hard light (demo.HardLook), as `render-boards` draws a share of
+// its scenes.
+func hardLateScene(t testing.TB, name string, seed uint64, w, h int, game string, move int) renderedScene {
+	sc := lateScene(t, name, seed, w, h, game, move)
+	sc.opt.Hard = true
+	return sc
+}
+
 // slantedOnItsBorder is scene 9 of `render-boards -seed 6002` (as above): a slanted late-game
 // 19x19 board whose bottom edge is a dark border, which two tests draw.
 func slantedOnItsBorder(t testing.TB) renderedScene {
@@ -498,8 +505,7 @@ func TestCheckGridKeepsTheFindersGrid(t *testing.T) {
 		lateScene(t, "6007/279: 19x19, late in a game, cut by the picture's bottom edge", 1494657949903251541, 640, 480, "yenw-computer-go-dataset-AI/Dancer/0141.sgf", 176),
 		slantedOnItsBorder(t),
 		slantedPlastic(t),
-		{"6002/98: 19x19, late in a game, hard light", 9736644857019868932, demo.SampleOptions{Size: 19, W: 640, H: 480, Hard: true, HandChance: 0.3,
-			Stones: corpusPosition(t, "yenw-computer-go-dataset-AI/Dancer/0118.sgf", 0, 157)}, true},
+		hardLateScene(t, "6002/98: 19x19, late in a game, hard light", 9736644857019868932, 640, 480, "yenw-computer-go-dataset-AI/Dancer/0118.sgf", 157),
 		lateScene(t, "6008/136: 19x19, slate and shell stones seen at a slant", 5988278468349759981, 640, 480, "yenw-computer-go-dataset-AI/Jin-Mao-Ce-Shi/2474.sgf", 75),
 	} {
 		t.Run(sc.name, func(t *testing.T) {
@@ -560,10 +566,8 @@ func TestFindWhereTheStonesRunPastTheBoard(t *testing.T) {
 // places in it (vision's outlineRead, with the table's board size given) must be the drawn one.
 func TestFindWhereOnlyTheReadingPlacesTheGrid(t *testing.T) {
 	findScenes(t, []renderedScene{
-		{"6001/123: 19x19, a lamp's glare over the middle", 1500727055298802112, demo.SampleOptions{Size: 19, W: 1280, H: 720, Hard: true, HandChance: 0.3,
-			Stones: corpusPosition(t, "yenw-computer-go-dataset-AI/Jin-Mao-Ce-Shi/1978.sgf", 0, 93)}, true},
-		{"6002/22: 19x19, blurred", 3375319036674037810, demo.SampleOptions{Size: 19, W: 960, H: 720, Hard: true, HandChance: 0.3,
-			Stones: corpusPosition(t, "yenw-computer-go-dataset-AI/Jin-Mao-Ce-Shi/2141.sgf", 0, 188)}, true},
+		hardLateScene(t, "6001/123: 19x19, a lamp's glare over the middle", 1500727055298802112, 1280, 720, "yenw-computer-go-dataset-AI/Jin-Mao-Ce-Shi/1978.sgf", 93),
+		hardLateScene(t, "6002/22: 19x19, blurred", 3375319036674037810, 960, 720, "yenw-computer-go-dataset-AI/Jin-Mao-Ce-Shi/2141.sgf", 188),
 		// Light lines on dark wood: the plain pass's best grid (0.02) runs out of the picture,
 		// which is no sign that the board does, and must not keep the reader from its outline.
 		lateScene(t, "6008/251: 19x19, light lines on dark wood, a hand", 14749050519598893593, 1280, 720, "yenw-computer-go-dataset-AI/Jin-Mao-Ce-Shi/1659.sgf", 235),
