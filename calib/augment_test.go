@@ -563,14 +563,43 @@ func augPhotos(t *testing.T, stride int) []augPhoto {
 		rfiles = append(rfiles, m...)
 	}
 	sort.Strings(rfiles)
+	notWhole := readNotWhole(t)
 	for i, f := range rfiles {
 		if i%stride != 0 {
+			continue
+		}
+		// A photo whose board the picture cuts (testdata/roboflow-not-whole.txt) is left out:
+		// its variants are not whole boards, and a warp that frames it in black can show the cut
+		// line's place as a sleeve over the board would, where a grid is right. Its refusal is
+		// TestFindBoardRoboflow's to check.
+		if notWhole[filepath.Base(f)[:12]] {
 			continue
 		}
 		lbl := strings.Replace(strings.Replace(f, "/images/", "/labels/", 1), ".jpg", ".txt", 1)
 		out = append(out, augPhoto{source: "roboflow", path: f, stones: roboflowStones(lbl)})
 	}
 	return out
+}
+
+// readNotWhole reads testdata/roboflow-not-whole.txt, the Roboflow photos judged not to show a
+// whole board (the first field of each line not starting with #).
+func readNotWhole(t *testing.T) map[string]bool {
+	t.Helper()
+	const path = "testdata/roboflow-not-whole.txt"
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := map[string]bool{}
+	for _, l := range strings.Split(string(b), "\n") {
+		if f := strings.Fields(l); len(f) >= 2 && !strings.HasPrefix(f[0], "#") {
+			if len(f[0]) != 12 || f[1] != "cut" && f[1] != "size" {
+				t.Fatalf("%s: bad line %q", path, l)
+			}
+			m[f[0]] = true
+		}
+	}
+	return m
 }
 
 // roboflowStones reads the stone centres of a YOLO label file, in 640x640 pixels.
@@ -758,13 +787,15 @@ func TestAugmentedRobustness(t *testing.T) {
 		}
 	}
 	// Floors, set just under what the finder reaches in the default run (found share per
-	// source: gomrade 59 of 65, t1 26 of 26, t2 90 of 91, t3 52 of 52, Roboflow 42 of 48,
-	// variants seeded by photo name); a drop is a regression. A wrong grid the finder is sure of (confidence of at
+	// source: gomrade 59 of 65, t1 26 of 26, t2 90 of 91, t3 52 of 52, Roboflow 42 of 48 when the
+	// floors were set, variants seeded by photo name; on 2026-12-03 gomrade 63 of 65, t1 39 of 39, t2 91,
+	// t3 52, and Roboflow 42 of 42 without the photo whose board the picture cuts, 44 of
+	// 48 with it); a drop is a regression. A wrong grid the finder is sure of (confidence of at
 	// least DefaultMinConfidence) is never allowed on the labelled sources; Roboflow's check
 	// (stone boxes on intersections) is looser, so one such grid in a hundred is let pass there
 	// (and any wrong grid in forty: the default run has one, at 82 of 103 stones on). Frames
 	// whose grid is cut by the picture's edge must all be refused.
-	floors := map[string]float64{"gomrade": 0.95, "imago-t1": 0.95, "imago-t2": 0.97, "imago-t3": 0.98, "roboflow": 0.85}
+	floors := map[string]float64{"gomrade": 0.95, "imago-t1": 0.95, "imago-t2": 0.97, "imago-t3": 0.98, "roboflow": 0.95}
 	if stride != 4 || reps != 1 || only != "" || kindsOnly != "" {
 		floors = map[string]float64{} // another selection: figures only
 	}

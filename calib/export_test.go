@@ -26,6 +26,9 @@ type AugVariant struct {
 	LabelCorners [4]Point2
 }
 
+// ReadNotWhole is readNotWhole: the Roboflow photos judged not to show a whole board.
+func ReadNotWhole(t *testing.T) map[string]bool { t.Helper(); return readNotWhole(t) }
+
 // EachAugVariant makes reps variants of each kind (only the kinds listed in kinds,
 // comma-separated, when it is not empty) of every stride-th photo of each source and hands
 // each to fn.

@@ -162,7 +162,7 @@ func TestFindBoardRoboflow(t *testing.T) {
 		}
 		size = n
 	}
-	notWhole := readNotWhole(t, "testdata/roboflow-not-whole.txt")
+	notWhole := calib.ReadNotWhole(t)
 	found, wrong, n, whole, wholeRight := 0, 0, 0, 0, 0
 	for _, p := range photos {
 		if p.Source != evalset.Roboflow || !all && strings.Contains(p.Rel, "/train/") {
@@ -241,26 +241,6 @@ func TestFindLightLinesOnDarkWood(t *testing.T) {
 // roboflowName is a Roboflow photo's name as the tests and testdata/roboflow-not-whole.txt give
 // it: the first 12 hex digits of its file name.
 func roboflowName(p evalset.Photo) string { return filepath.Base(p.Rel)[:12] }
-
-// readNotWhole reads the list of photos judged not to show a whole board (the first field of each
-// line not starting with #).
-func readNotWhole(t *testing.T, path string) map[string]bool {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := map[string]bool{}
-	for _, l := range strings.Split(string(b), "\n") {
-		if f := strings.Fields(l); len(f) >= 2 && !strings.HasPrefix(f[0], "#") {
-			if len(f[0]) != 12 || f[1] != "cut" && f[1] != "size" {
-				t.Fatalf("%s: bad line %q", path, l)
-			}
-			m[f[0]] = true
-		}
-	}
-	return m
-}
 
 // TestFindBoardCrowdedOrCut: Roboflow photos on which the stones' lattice and the grid check
 // decide (twenty-sixth session). Two crowded whole boards, whose hand-placed stones sit up to a
