@@ -440,9 +440,9 @@ const centreSure = 0.99
 // points at most on 419 right grids found below CentreBelow on four render sets) and wrong ones a
 // lot (72 to 281 on the 20 of 46 that gain at all), but for one: the right grid of `render-boards
 // -seed 6001` scene 140 (0.14 spacing off at 0.43) gained 52, which a seventh (52 of 361) let
-// through, and was moved to 0.66 off. A sixth (61) lies between the two. With a seventh, the 1,500 late-game renders
-// of `-seed 6001` to `6008` moved 23 grids: 8 mended (gaining 84 to 291), 14 wrong either way (72
-// to 237), and scene 140.
+// through, and was moved to 0.66 off. A sixth (61) lies between the two. With a seventh, the
+// 1,500 late-game renders of `-seed 6001` to `6008` moved 23 grids: 8 mended (gaining 84 to 291),
+// 14 wrong either way (72 to 237), and scene 140.
 const centreGain = 6
 
 // centreOnStones moves a grid found half a spacing off, its points on the rims between the
@@ -450,7 +450,7 @@ const centreGain = 6
 // its points. The learned reader sees it too: it is sure of a point (centreSure or more, any
 // reading) where a stone is centred on it or no stone is near, and less sure where a point falls
 // between stones. So the grid is read as it is and moved half a spacing sideways, up or down, and
-// both ways; when a move makes the reader sure of centreGain of the points more, the stones are
+// both ways; when a move makes the reader sure of one point in centreGain more, the stones are
 // between the grid's points. On 600 late-game renders (19x19, 129 to 341 stones), counted at 0.9,
 // six wrong grids gained 65 to 193 points so, and no right grid more than 37 (centreSure says
 // why the count is now at 0.99; a grid half a spacing off sideways only, whose points fall
