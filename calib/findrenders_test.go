@@ -633,3 +633,15 @@ func BenchmarkFindUnsure768p(b *testing.B) {
 		})
 	}
 }
+
+// TestFindBoardLeavesARightGridOnItsStones runs scene 140 of `render-boards -seed 6001` (as above,
+// the board's size given as `kiosk detect --size 19` gives it): calib.Find fits its board right
+// (0.14 spacing off) at 0.43, and a half-spacing move makes the reader sure of 52 more of its points,
+// a seventh of 361, which vision.FindBoard's centreOnStones took until 2026-12-03 for a sign that
+// the stones sat between the grid's points; the moved grid, 0.66 off, was then refused. The board
+// must be found right (the bar is now a sixth, centreGain).
+func TestFindBoardLeavesARightGridOnItsStones(t *testing.T) {
+	sc := lateScene(t, "6001/140: 19x19, glass stones on a plastic board at a 41-degree tilt", 7278772755202590252, 1280, 720, "yenw-computer-go-dataset-AI/Li-Long/0714.sgf", 224)
+	sc.mustFind = true
+	findScenes(t, []renderedScene{sc}, true)
+}
