@@ -27,7 +27,7 @@ type AugVariant struct {
 }
 
 // ReadNotWhole is readNotWhole: the Roboflow photos judged not to show a whole board.
-func ReadNotWhole(t *testing.T) map[string]bool { t.Helper(); return readNotWhole(t) }
+var ReadNotWhole = readNotWhole
 
 // EachAugVariant makes reps variants of each kind (only the kinds listed in kinds,
 // comma-separated, when it is not empty) of every stride-th photo of each source and hands
