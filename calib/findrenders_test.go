@@ -645,3 +645,22 @@ func TestFindBoardLeavesARightGridOnItsStones(t *testing.T) {
 	sc.mustFind = true
 	findScenes(t, []renderedScene{sc}, true)
 }
+
+// TestFindBoardRectifiesAgainOnItsOwnLines runs two late-game renders that vision.FindBoard
+// refused for low confidence until 2026-12-03 (the board's size given): on each the first lattice,
+// rectified through vanishing points a little off, lay about 2 and 3 lines off the board at 0.06
+// and 0.14. Rectified again through the vanishing points of the lines that lattice explains
+// (rectifyAgain), the board's own grid is found. A third, `-seed 6007` scene 180, is found right
+// at 0.50 as before: rectified again without nearLattice's bound, a grid 11 spacings off came out
+// at 0.63 and was taken.
+func TestFindBoardRectifiesAgainOnItsOwnLines(t *testing.T) {
+	scenes := []renderedScene{
+		lateScene(t, "6001/73: 19x19, slate and shell on yellow wood at a 39-degree tilt", 4993025030931103445, 640, 480, "yenw-computer-go-dataset-AI/Li-Long/0061.sgf", 212),
+		lateScene(t, "6002/40: 19x19, glass stones on dark wood, turned", 16220228352325136347, 1024, 768, "yenw-computer-go-dataset-AI/master/0028.sgf", 152),
+		lateScene(t, "6007/180: 19x19, slate and shell on yellow wood at an 18-degree tilt", 8363806382459229448, 1280, 720, "gnugo-regression-games/nngs/juka-gnugo-3.5.1-200309161948.sgf", 263),
+	}
+	for i := range scenes {
+		scenes[i].mustFind = true
+	}
+	findScenes(t, scenes, true)
+}

@@ -213,3 +213,124 @@ func angleBetween(a, b float64) float64 {
 	}
 	return d
 }
+
+// latticeVanishing estimates the two line families' vanishing points again from the segments
+// the lattice g (in work pixels) explains: those lying along one of its directions, within
+// latticeReach lines of it. A first lattice found through vanishing points a little off (stone
+// rims and clutter drawn into the family's fit) lies a line or more off at one side, yet still
+// tells the board's lines from the rest; their own vanishing points rectify the board evenly.
+// It reports false when either family has too few segments.
+func latticeVanishing(g gridFit, segs []normSeg, n frameNorm) (rows, cols vanishing, ok bool) {
+	h, ok := gridH(g.cols, g.rows, g.corners)
+	if !ok {
+		return rows, cols, false
+	}
+	inv, ok := invert3(h)
+	if !ok {
+		return rows, cols, false
+	}
+	lu, lv := float64(g.cols-1)+latticeReach, float64(g.rows-1)+latticeReach
+	toGrid := func(p vec3) Point2 { return applyH(inv, Point2{p[0]*n.f + n.cx, p[1]*n.f + n.cy}) }
+	var ri, ci []int
+	for k := range segs {
+		a, b, m := toGrid(segs[k].p), toGrid(segs[k].q), toGrid(segs[k].mid)
+		if m.X < -latticeReach || m.X > lu || m.Y < -latticeReach || m.Y > lv {
+			continue
+		}
+		du, dv := math.Abs(b.X-a.X), math.Abs(b.Y-a.Y)
+		switch {
+		case dv < latticeSlope*du:
+			ri = append(ri, k)
+		case du < latticeSlope*dv:
+			ci = append(ci, k)
+		}
+	}
+	rows, okr := refitVanishing(segs, ri, n.f)
+	cols, okc := refitVanishing(segs, ci, n.f)
+	return rows, cols, okr && okc
+}
+
+// latticeReach is how many lines beyond a lattice's edge lines latticeVanishing takes segments
+// from: a lattice a line or two off still covers the board. latticeSlope is the largest slope,
+// in the lattice's own coordinates, of a segment taken as one of its lines (about 8 degrees:
+// a family's vanishing point off enough to smear the rectified profile tilts the lines by a
+// few).
+const (
+	latticeReach = 3.0
+	latticeSlope = 0.14
+)
+
+// refitVanishing is the least-squares vanishing point of the segments idx, weighted by length,
+// refitted three times with the segments more than twice vpTolerance off it left out. It
+// reports false with fewer than four segments left.
+func refitVanishing(segs []normSeg, idx []int, f float64) (vanishing, bool) {
+	in := append([]int(nil), idx...)
+	var v vanishing
+	for round := 0; round < 4; round++ {
+		if len(in) < 4 {
+			return vanishing{}, false
+		}
+		var m [9]float64
+		for _, k := range in {
+			l, w := segs[k].line, segs[k].w
+			for a := 0; a < 3; a++ {
+				for b := 0; b < 3; b++ {
+					m[a*3+b] += w * l[a] * l[b]
+				}
+			}
+		}
+		v = vanishing{v: smallestEigenvector(m)}
+		kept := in[:0]
+		for _, k := range in {
+			if segResidual(&segs[k], v.v, f) < 2*vpTolerance {
+				kept = append(kept, k)
+				v.support += segs[k].w
+			}
+		}
+		in = kept
+	}
+	if len(in) < 4 {
+		return vanishing{}, false
+	}
+	v.inliers = in
+	return v, true
+}
+
+// segments returns segs in the conditioned frame, each with its line.
+func (n frameNorm) segments(segs []segment) []normSeg {
+	out := make([]normSeg, len(segs))
+	for i, s := range segs {
+		p, q := n.pt(s.x1, s.y1), n.pt(s.x2, s.y2)
+		l := cross(p, q)
+		ln := math.Hypot(l[0], l[1])
+		out[i] = normSeg{p: p, q: q, mid: n.pt((s.x1+s.x2)/2, (s.y1+s.y2)/2), line: vec3{l[0] / ln, l[1] / ln, l[2] / ln}, w: s.len}
+	}
+	return out
+}
+
+// nearLattice reports whether every corner of g lies within d of ref's spacings from one of
+// ref's corners: a grid rectified again on ref's own lines mends ref, it does not move to
+// another part of the picture.
+func nearLattice(g, ref gridFit, d float64) bool {
+	inv, ok := ref.pixelToGrid()
+	if !ok {
+		return false
+	}
+	u, v := float64(ref.cols-1), float64(ref.rows-1)
+	for _, p := range g.corners {
+		q := applyH(inv, p)
+		near := false
+		for _, c := range [4]Point2{{0, 0}, {u, 0}, {u, v}, {0, v}} {
+			near = near || math.Hypot(q.X-c.X, q.Y-c.Y) <= d
+		}
+		if !near {
+			return false
+		}
+	}
+	return true
+}
+
+// refitFloor is the least confidence at which a grid rectified again is kept as a candidate:
+// vision.FindBoard's LowMinConfidence, the least it takes any grid at. A weaker one would only
+// be one more weak lattice for the stones to vouch for (findGrid), which moved right grids off.
+const refitFloor = 0.3
