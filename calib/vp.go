@@ -120,16 +120,7 @@ func findVanishing(segs []normSeg, f float64, maxVP int) []vanishing {
 			if round == 2 || len(best.inliers) < 3 {
 				break
 			}
-			var m [9]float64
-			for _, k := range best.inliers {
-				l, w := segs[k].line, segs[k].w
-				for a := 0; a < 3; a++ {
-					for b := 0; b < 3; b++ {
-						m[a*3+b] += w * l[a] * l[b]
-					}
-				}
-			}
-			best.v = smallestEigenvector(m)
+			best.v = meetingPoint(segs, best.inliers)
 		}
 		if len(best.inliers) < 4 {
 			break
@@ -270,16 +261,7 @@ func refitVanishing(segs []normSeg, idx []int, f float64) (vanishing, bool) {
 		if len(in) < 4 {
 			return vanishing{}, false
 		}
-		var m [9]float64
-		for _, k := range in {
-			l, w := segs[k].line, segs[k].w
-			for a := 0; a < 3; a++ {
-				for b := 0; b < 3; b++ {
-					m[a*3+b] += w * l[a] * l[b]
-				}
-			}
-		}
-		v = vanishing{v: smallestEigenvector(m)}
+		v = vanishing{v: meetingPoint(segs, in)}
 		kept := in[:0]
 		for _, k := range in {
 			if segResidual(&segs[k], v.v, f) < 2*vpTolerance {
@@ -334,3 +316,18 @@ func nearLattice(g, ref gridFit, d float64) bool {
 // vision.FindBoard's LowMinConfidence, the least it takes any grid at. A weaker one would only
 // be one more weak lattice for the stones to vouch for (findGrid), which moved right grids off.
 const refitFloor = 0.3
+
+// meetingPoint is the point the lines of the segments idx pass nearest, in least squares
+// weighted by length: the smallest eigenvector of the sum of their lines' outer products.
+func meetingPoint(segs []normSeg, idx []int) vec3 {
+	var m [9]float64
+	for _, k := range idx {
+		l, w := segs[k].line, segs[k].w
+		for a := 0; a < 3; a++ {
+			for b := 0; b < 3; b++ {
+				m[a*3+b] += w * l[a] * l[b]
+			}
+		}
+	}
+	return smallestEigenvector(m)
+}
