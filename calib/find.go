@@ -989,6 +989,7 @@ func rectifyAgain(w *workImage, n frameNorm, segs []normSeg, sizes []int, cap fl
 		if !ok {
 			break
 		}
+		// More confident by over a hundredth: a refit of the same lattice comes out within one.
 		for _, f := range fitPair(w, n, ra, rb, segs, sizes, cap) {
 			if f.conf >= refitFloor && f.conf > b.conf+0.01 && nearLattice(f, b, latticeReach+1) {
 				cands = append(cands, f)

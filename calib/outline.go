@@ -256,17 +256,31 @@ func stonesFitGrid(g gridFit, blobs []stoneBlob, w, ht int) StoneFit {
 
 // cornersWithin reports whether every corner of g lies within d spacings of ref's, in ref's grid.
 func cornersWithin(g, ref gridFit, d float64) bool {
-	inv, ok := ref.pixelToGrid()
+	q, c, ok := ref.cornersIn(g)
 	if !ok {
 		return false
 	}
-	u, v := float64(ref.cols-1), float64(ref.rows-1)
-	for i, c := range [4]Point2{{0, 0}, {u, 0}, {u, v}, {0, v}} {
-		if q := applyH(inv, g.corners[i]); math.Hypot(q.X-c.X, q.Y-c.Y) > d {
+	for i := range q {
+		if math.Hypot(q[i].X-c[i].X, q[i].Y-c[i].Y) > d {
 			return false
 		}
 	}
 	return true
+}
+
+// cornersIn returns g's corners in ref's grid units (col, row), and ref's own corners there;
+// false when ref has no homography.
+func (ref gridFit) cornersIn(g gridFit) (q, c [4]Point2, ok bool) {
+	inv, ok := ref.pixelToGrid()
+	if !ok {
+		return q, c, false
+	}
+	u, v := float64(ref.cols-1), float64(ref.rows-1)
+	c = [4]Point2{{0, 0}, {u, 0}, {u, v}, {0, v}}
+	for i, p := range g.corners {
+		q[i] = applyH(inv, p)
+	}
+	return q, c, true
 }
 
 // outlineCandidates proposes a grid of each allowed size inside each of the board outlines

@@ -212,11 +212,7 @@ func angleBetween(a, b float64) float64 {
 // tells the board's lines from the rest; their own vanishing points rectify the board evenly.
 // It reports false when either family has too few segments.
 func latticeVanishing(g gridFit, segs []normSeg, n frameNorm) (rows, cols vanishing, ok bool) {
-	h, ok := gridH(g.cols, g.rows, g.corners)
-	if !ok {
-		return rows, cols, false
-	}
-	inv, ok := invert3(h)
+	inv, ok := g.pixelToGrid()
 	if !ok {
 		return rows, cols, false
 	}
@@ -252,8 +248,8 @@ const (
 )
 
 // refitVanishing is the least-squares vanishing point of the segments idx, weighted by length,
-// refitted three times with the segments more than twice vpTolerance off it left out. It
-// reports false with fewer than four segments left.
+// fitted four times, each time without the segments more than twice vpTolerance off the last
+// fit. It reports false with fewer than four segments left.
 func refitVanishing(segs []normSeg, idx []int, f float64) (vanishing, bool) {
 	in := append([]int(nil), idx...)
 	var v vanishing
@@ -294,16 +290,14 @@ func (n frameNorm) segments(segs []segment) []normSeg {
 // ref's corners: a grid rectified again on ref's own lines mends ref, it does not move to
 // another part of the picture.
 func nearLattice(g, ref gridFit, d float64) bool {
-	inv, ok := ref.pixelToGrid()
+	q, c, ok := ref.cornersIn(g)
 	if !ok {
 		return false
 	}
-	u, v := float64(ref.cols-1), float64(ref.rows-1)
-	for _, p := range g.corners {
-		q := applyH(inv, p)
+	for _, p := range q {
 		near := false
-		for _, c := range [4]Point2{{0, 0}, {u, 0}, {u, v}, {0, v}} {
-			near = near || math.Hypot(q.X-c.X, q.Y-c.Y) <= d
+		for _, rc := range c {
+			near = near || math.Hypot(p.X-rc.X, p.Y-rc.Y) <= d
 		}
 		if !near {
 			return false

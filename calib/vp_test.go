@@ -70,7 +70,10 @@ func TestLatticeVanishing(t *testing.T) {
 	col := func(k, t float64) Point2 { return applyH(bh, Point2{k, t}) }
 	pix := func(v vec3) vec3 { return vec3{v[0]*n.f + n.cx*v[2], v[1]*n.f + n.cy*v[2], v[2]} }
 	spacing := math.Hypot(board[1].X-board[0].X, board[1].Y-board[0].Y) / 18
-	fh, _ := gridH(first.cols, first.rows, first.corners)
+	fh, ok := gridH(first.cols, first.rows, first.corners)
+	if !ok {
+		t.Fatal("no homography for the first lattice")
+	}
 	if got := miss(vec3{fh[0], fh[3], fh[6]}, row); got < spacing/2 {
 		t.Fatalf("the first lattice's rows miss the board's by %.2f px only: the test shows nothing", got)
 	}
