@@ -9,11 +9,13 @@
 // picture, column 0 = its left (observe.ParseText's convention); covered lists the points a hand
 // hides. Positions are random legal-looking boards or, with -sgf, boards of real games at a random
 // move (with -late F, a move in the last F of the game: crowded boards, as in a photo taken near
-// the end). With -sheet it writes one contact sheet of the scenes instead.
+// the end). With -sheet it writes one contact sheet of the scenes instead. With -first N the files are
+// numbered from N (the scenes are the same): a second set written beside a first one, as
+// scripts/train-reader adds crowded late-game boards to its mixed renders.
 //
 // Usage:
 //
-//	render-boards -out DIR [-n 2000] [-seed 1] [-sgf ../shared/sgf-corpus [-sgf-share 0.6] [-late F]] [-sizes 9:1,13:1,19:3]
+//	render-boards -out DIR [-n 2000] [-seed 1] [-first 0] [-sgf ../shared/sgf-corpus [-sgf-share 0.6] [-late F]] [-sizes 9:1,13:1,19:3]
 //	              [-frames 640x480,800x600,960x720,1024x768,1280x720] [-hard 0.15] [-hands 0.3] [-workers N]
 //	render-boards -sheet /tmp/sheet.png [-n 24] ...
 package main
@@ -57,7 +59,7 @@ func main() {
 // options are the command's flags.
 type options struct {
 	out, sheet, sgfDir string
-	n, workers         int
+	n, workers, first  int
 	seed               uint64
 	sizes              []weighted
 	frames             [][2]int
@@ -98,6 +100,7 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fsFlags.Float64Var(&o.fromSGF, "sgf-share", 0.6, "share of positions taken from the SGF games when -sgf is given")
 	fsFlags.Float64Var(&o.late, "late", 0, "take SGF positions from the last part of each game: 0.5 picks a move in its second half (late, dense boards)")
 	fsFlags.IntVar(&o.n, "n", 2000, "number of scenes")
+	fsFlags.IntVar(&o.first, "first", 0, "number the files from this (the scenes do not change)")
 	fsFlags.IntVar(&o.workers, "workers", runtime.GOMAXPROCS(0), "scenes rendered at once")
 	fsFlags.Uint64Var(&o.seed, "seed", 1, "seed of the whole set (scene i uses a seed derived from it and i)")
 	fsFlags.StringVar(&sizes, "sizes", "9:1,13:1,19:3", "board sizes with weights")
@@ -112,6 +115,9 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	}
 	if o.n <= 0 || o.workers <= 0 {
 		return o, errors.New("-n and -workers must be positive")
+	}
+	if o.first < 0 || o.first+o.n > 1000000 {
+		return o, fmt.Errorf("-first %d with -n %d: the files are numbered 000000 to 999999", o.first, o.n)
 	}
 	if o.late < 0 || o.late > 1 {
 		return o, fmt.Errorf("-late %v is not a share between 0 and 1", o.late)
@@ -180,7 +186,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 					if sheet != nil {
 						shrinkInto(sheet, s.Image, (i%cols)*tw, (i/cols)*th, tw, th)
 					} else {
-						err = write(o.out, i, s, lab)
+						err = write(o.out, o.first+i, s, lab)
 					}
 				}
 				if err != nil {

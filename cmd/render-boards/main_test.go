@@ -36,6 +36,9 @@ func TestParseFlags(t *testing.T) {
 		{"late past the game", []string{"-out", "x", "-late", "1.5"}, false},
 		{"late negative", []string{"-out", "x", "-late", "-0.1"}, false},
 		{"sizes and frames", []string{"-out", "x", "-sizes", "9,19:3", "-frames", "320x240, 640x480"}, true},
+		{"first", []string{"-out", "x", "-n", "300", "-first", "600"}, true},
+		{"first negative", []string{"-out", "x", "-first", "-1"}, false},
+		{"first past the names", []string{"-out", "x", "-n", "10", "-first", "999995"}, false},
 	} {
 		_, err := parseFlags(tc.args, io.Discard)
 		if (err == nil) != tc.ok {
@@ -90,6 +93,32 @@ func TestWritesLabelledPictures(t *testing.T) {
 	}
 	if !strings.Contains(out.String(), "4 scenes") {
 		t.Errorf("output %q", out.String())
+	}
+}
+
+// TestFirstNumbersTheFilesOnly writes the same two scenes numbered from 0 and from 5: the files
+// differ in name alone, so a set written beside another (-first) holds the scenes it would alone.
+func TestFirstNumbersTheFilesOnly(t *testing.T) {
+	plain, moved := t.TempDir(), t.TempDir()
+	args := []string{"-n", "2", "-sizes", "9:1", "-frames", "160x120", "-seed", "7", "-workers", "1"}
+	if err := run(context.Background(), append([]string{"-out", plain}, args...), io.Discard, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	if err := run(context.Background(), append([]string{"-out", moved, "-first", "5"}, args...), io.Discard, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	for i, ext := range []string{".json", ".png", ".json", ".png"} {
+		a, errA := os.ReadFile(filepath.Join(plain, fmt.Sprintf("%06d%s", i/2, ext)))
+		b, errB := os.ReadFile(filepath.Join(moved, fmt.Sprintf("%06d%s", 5+i/2, ext)))
+		if errA != nil || errB != nil {
+			t.Fatalf("scene %d%s: %v, %v", i/2, ext, errA, errB)
+		}
+		if string(a) != string(b) {
+			t.Errorf("scene %d%s differs when numbered from 5", i/2, ext)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(moved, "000000.json")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("-first 5 wrote 000000.json (%v)", err)
 	}
 }
 
