@@ -28,11 +28,11 @@ func bareBoard(t *testing.T) (gocv.Mat, [4]calib.Point2) {
 	return img, q
 }
 
-// TestOutlineReadRefusesABareBoard: on a board face with no lines and no stones the reader is
-// sure of every point of the outline's grid, and of none inside its outer lines moved half a
-// spacing, yet nothing but stones could pin a grid there: outlineRead must refuse it
-// (outlineReader.pinned asks for outlineReadStones sure stones), and with no size given it does
-// not search at all.
+// TestOutlineReadRefusesABareBoard: on a board face with no lines and no stones nothing but
+// stones could pin a grid, so outlineRead must refuse it, and with no size given it does not
+// search at all. Whether the reader is sure of the bare face's points depends on what it was
+// trained on (the reader of 2026-11-30 was sure of all 361, so only the stones bar refused it; the
+// one trained on crowded boards too is sure of 173): TestPinnedWantsStones holds that bar alone.
 func TestOutlineReadRefusesABareBoard(t *testing.T) {
 	img, q := bareBoard(t)
 	defer img.Close()
@@ -48,12 +48,27 @@ func TestOutlineReadRefusesABareBoard(t *testing.T) {
 	if !ok {
 		t.Fatal("the inset grid cannot be read")
 	}
-	if float64(r.sure) < PhasedSure*361 {
-		t.Fatalf("the reader is sure of only %d of the bare board's 361 points: the test no longer shows the pin test refusing", r.sure)
-	}
+	t.Logf("the reader is sure of %d of the bare board's 361 points, %d of them stones", r.sure, r.stones)
 	for _, size := range []int{19, 0} {
 		if c, ok := outlineRead(img, [][4]calib.Point2{q}, size, Params{}); ok {
 			t.Errorf("size %d: placed a %dx%d grid on a bare board at %v", size, c.Size, c.Size, c.Corners)
+		}
+	}
+}
+
+// TestPinnedWantsStones: a reading sure of every point pins nothing without outlineReadStones
+// sure stones among them, whatever the moved grids would show (a bare face, a blank card).
+func TestPinnedWantsStones(t *testing.T) {
+	img, q := bareBoard(t)
+	defer img.Close()
+	inset, err := calib.InsetGrid(q, 19, 0.8, img.Cols(), img.Rows())
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := &outlineReader{img: img, budget: 1}
+	for _, stones := range []int{0, outlineReadStones - 1} {
+		if o.pinned(inset, readSureness{sure: 361, sureInner: 289, stones: stones}) {
+			t.Errorf("a reading sure of every point with %d stones pinned the grid", stones)
 		}
 	}
 }
