@@ -28,18 +28,26 @@ func bareBoard(t *testing.T) (gocv.Mat, [4]calib.Point2) {
 	return img, q
 }
 
+// bareBoardInset is bareBoard and the 19x19 grid inset 0.8 spacing in its outline.
+func bareBoardInset(t *testing.T) (gocv.Mat, [4]calib.Point2, calib.Calibration) {
+	t.Helper()
+	img, q := bareBoard(t)
+	inset, err := calib.InsetGrid(q, 19, 0.8, img.Cols(), img.Rows())
+	if err != nil {
+		img.Close()
+		t.Fatal(err)
+	}
+	return img, q, inset
+}
+
 // TestOutlineReadRefusesABareBoard: on a board face with no lines and no stones nothing but
 // stones could pin a grid, so outlineRead must refuse it, and with no size given it does not
 // search at all. Whether the reader is sure of the bare face's points depends on what it was
 // trained on (the reader of 2026-11-30 was sure of all 361, so only the stones bar refused it; the
 // one trained on crowded boards too is sure of 173): TestPinnedWantsStones holds that bar alone.
 func TestOutlineReadRefusesABareBoard(t *testing.T) {
-	img, q := bareBoard(t)
+	img, q, inset := bareBoardInset(t)
 	defer img.Close()
-	inset, err := calib.InsetGrid(q, 19, 0.8, img.Cols(), img.Rows())
-	if err != nil {
-		t.Fatal(err)
-	}
 	p, err := compiledOnce(Params{})
 	if err != nil {
 		t.Fatal(err)
@@ -59,12 +67,8 @@ func TestOutlineReadRefusesABareBoard(t *testing.T) {
 // TestPinnedWantsStones: a reading sure of every point pins nothing without outlineReadStones
 // sure stones among them, whatever the moved grids would show (a bare face, a blank card).
 func TestPinnedWantsStones(t *testing.T) {
-	img, q := bareBoard(t)
+	img, _, inset := bareBoardInset(t)
 	defer img.Close()
-	inset, err := calib.InsetGrid(q, 19, 0.8, img.Cols(), img.Rows())
-	if err != nil {
-		t.Fatal(err)
-	}
 	o := &outlineReader{img: img, budget: 1}
 	for _, stones := range []int{0, outlineReadStones - 1} {
 		if o.pinned(inset, readSureness{sure: 361, sureInner: 289, stones: stones}) {
