@@ -69,7 +69,11 @@ func TestOutlineReadRefusesABareBoard(t *testing.T) {
 func TestPinnedWantsStones(t *testing.T) {
 	img, _, inset := bareBoardInset(t)
 	defer img.Close()
-	o := &outlineReader{img: img, budget: 1}
+	p, err := compiledOnce(Params{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := &outlineReader{img: img, p: p, budget: 8}
 	for _, stones := range []int{0, outlineReadStones - 1} {
 		if o.pinned(inset, readSureness{sure: 361, sureInner: 289, stones: stones}) {
 			t.Errorf("a reading sure of every point with %d stones pinned the grid", stones)
