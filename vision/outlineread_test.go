@@ -28,8 +28,9 @@ func bareBoard(t *testing.T) (gocv.Mat, [4]calib.Point2) {
 	return img, q
 }
 
-// bareBoardInset is bareBoard and the 19x19 grid inset 0.8 spacing in its outline.
-func bareBoardInset(t *testing.T) (gocv.Mat, [4]calib.Point2, calib.Calibration) {
+// bareBoardInset is bareBoard, the 19x19 grid inset 0.8 spacing in its outline, and an
+// outlineReader of the frame allowed budget reads.
+func bareBoardInset(t *testing.T, budget int) (gocv.Mat, [4]calib.Point2, calib.Calibration, *outlineReader) {
 	t.Helper()
 	img, q := bareBoard(t)
 	inset, err := calib.InsetGrid(q, 19, 0.8, img.Cols(), img.Rows())
@@ -37,7 +38,12 @@ func bareBoardInset(t *testing.T) (gocv.Mat, [4]calib.Point2, calib.Calibration)
 		img.Close()
 		t.Fatal(err)
 	}
-	return img, q, inset
+	p, err := compiledOnce(Params{})
+	if err != nil {
+		img.Close()
+		t.Fatal(err)
+	}
+	return img, q, inset, &outlineReader{img: img, p: p, budget: budget}
 }
 
 // TestOutlineReadRefusesABareBoard: on a board face with no lines and no stones nothing but
@@ -46,13 +52,9 @@ func bareBoardInset(t *testing.T) (gocv.Mat, [4]calib.Point2, calib.Calibration)
 // trained on (the reader of 2026-11-30 was sure of all 361, so only the stones bar refused it; the
 // one trained on crowded boards too is sure of 173): TestPinnedWantsStones holds that bar alone.
 func TestOutlineReadRefusesABareBoard(t *testing.T) {
-	img, q, inset := bareBoardInset(t)
+	img, q, inset, o := bareBoardInset(t, 1)
 	defer img.Close()
-	p, err := compiledOnce(Params{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, ok := (&outlineReader{img: img, p: p, budget: 1}).sureness(inset)
+	r, ok := o.sureness(inset)
 	if !ok {
 		t.Fatal("the inset grid cannot be read")
 	}
@@ -67,13 +69,8 @@ func TestOutlineReadRefusesABareBoard(t *testing.T) {
 // TestPinnedWantsStones: a reading sure of every point pins nothing without outlineReadStones
 // sure stones among them, whatever the moved grids would show (a bare face, a blank card).
 func TestPinnedWantsStones(t *testing.T) {
-	img, _, inset := bareBoardInset(t)
+	img, _, inset, o := bareBoardInset(t, 8)
 	defer img.Close()
-	p, err := compiledOnce(Params{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	o := &outlineReader{img: img, p: p, budget: 8}
 	for _, stones := range []int{0, outlineReadStones - 1} {
 		if o.pinned(inset, readSureness{sure: 361, sureInner: 289, stones: stones}) {
 			t.Errorf("a reading sure of every point with %d stones pinned the grid", stones)
