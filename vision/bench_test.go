@@ -254,6 +254,27 @@ func BenchmarkEyeDimBoard(b *testing.B) {
 	benchcpu.ReportPerOp(b, c0)
 }
 
+// BenchmarkFindBoardSure1080p is FindBoard on the whole gomrade frame (testing_sequence/10.jpg at
+// 1920x1080), whose board the finder fits at its sure bar: the finder's passes, then the checks a
+// sure grid gets (the reader's doubts, readerDoubts, among them).
+func BenchmarkFindBoardSure1080p(b *testing.B) {
+	frame := cutframe.Gomrade(b, 1, 1)
+	defer frame.Close()
+	c, err := FindBoard(frame, 19, Params{})
+	if err != nil || c.Confidence < CentreBelow {
+		b.Fatalf("the gomrade frame's board is not found surely (%.2f, %v): it no longer measures a sure grid", c.Confidence, err)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	c0 := benchcpu.Now()
+	for i := 0; i < b.N; i++ {
+		if _, err := FindBoard(frame, 19, Params{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	benchcpu.ReportPerOp(b, c0)
+}
+
 // BenchmarkFindBoardRefused1080p is FindBoard on a 1920x1080 frame that shows only part of the
 // board (the gomrade photo with its right half cut off):
 // every finder pass runs, then the grids the board's outlines place are judged by the reader,

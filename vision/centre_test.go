@@ -184,7 +184,8 @@ func TestSameGrid(t *testing.T) {
 // finder's sure bar. The drawn grid is taken on the finder's word; a grid half a spacing off both
 // ways (the reader sure of 111 of its points) and a finer lattice turned across the stones (288),
 // as the finder fitted at 0.50 to late-game renders enlarged to 3072x2304 and 5120x3840, are
-// doubted between the sure bar and CentreBelow, and not asked outside it. readerUnsure, which
+// doubted at the sure bar and over it (over CentreBelow too, since 2026-12-03), and not asked
+// under the bar, where FindBoard judges a grid as unsure anyway. readerUnsure, which
 // FindBoard asks of every grid it would keep as an unsure fit, finds the reader unsure of both at
 // any confidence and sure of the drawn grid. (Turned 15 to 45 degrees at 0.6 to 0.8 spacing, such
 // lattices read 274 to 301 points surely; the one at 0.7 and 45 degrees, every second point on a
@@ -222,7 +223,8 @@ func TestReaderDoubts(t *testing.T) {
 		{"drawn, unsure", drawn, 0.4, false, false},
 		{"half off", half, 0.55, true, true},
 		{"turned lattice", across, StillMinConfidence, true, true},
-		{"turned lattice, sure", across, CentreBelow, false, true},
+		{"turned lattice, sure", across, CentreBelow, true, true},
+		{"half off, surer", half, 0.9, true, true},
 		{"half off, unsure", half, StillMinConfidence - 0.01, false, true},
 	}
 	for _, tc := range cases {
@@ -238,8 +240,8 @@ func TestReaderDoubts(t *testing.T) {
 	}
 }
 
-// BenchmarkReaderDoubts1080p is what readerDoubts adds to FindBoard for a grid found between the
-// sure bar and CentreBelow at 1920x1080: one reading of the frame on the grid.
+// BenchmarkReaderDoubts1080p is what readerDoubts adds to FindBoard for a grid found at the sure
+// bar or over it at 1920x1080: one reading of the frame on the grid.
 func BenchmarkReaderDoubts1080p(b *testing.B) {
 	_, img, drawn := crowdedFrame(b, 1920, 1080)
 	drawn.Confidence = 0.55
