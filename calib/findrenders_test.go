@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"gocv.io/x/gocv"
+
 	"tengen/calib"
 	"tengen/demo"
 	"tengen/engine/sgf"
@@ -509,20 +511,13 @@ func TestCheckGridKeepsTheFindersGrid(t *testing.T) {
 		lateScene(t, "6008/136: 19x19, slate and shell stones seen at a slant", 5988278468349759981, 640, 480, "yenw-computer-go-dataset-AI/Jin-Mao-Ce-Shi/2474.sgf", 75),
 	} {
 		t.Run(sc.name, func(t *testing.T) {
-			s, img, err := rendertest.Frame(sc.seed, sc.opt)
-			if err != nil {
-				t.Fatal(err)
-			}
+			img, found, drawn := finderGrid(t, sc)
 			defer img.Close()
-			found, err := calib.Find(img, calib.FindOptions{Size: 19, MinConfidence: vision.LowMinConfidence})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if off := rendertest.SpacingsOff(found, s.Corners, true); off > 0.5 || found.Confidence >= vision.StillMinConfidence {
+			if off := rendertest.SpacingsOff(found, drawn, true); off > 0.5 || found.Confidence >= vision.StillMinConfidence {
 				t.Fatalf("the finder's grid is %.2f spacings off at %.2f: the scene no longer tests a right unsure grid", off, found.Confidence)
 			}
 			c := vision.CheckGrid(img, found, vision.Params{})
-			if off := rendertest.SpacingsOff(c, s.Corners, true); off > 0.5 {
+			if off := rendertest.SpacingsOff(c, drawn, true); off > 0.5 {
 				t.Errorf("CheckGrid moved the finder's right grid %.2f spacings off the drawn corners", off)
 			}
 		})
@@ -678,18 +673,28 @@ func TestFindBoardDoubtsASureGrid(t *testing.T) {
 	}
 	sc := hardLateScene(t, "6001/161: glass stones on a white board, hard light", 7542417458335846902, 800, 600,
 		"yenw-computer-go-dataset-AI/Jin-Mao-Ce-Shi/2185.sgf", 214)
-	s, img, err := rendertest.Frame(sc.seed, sc.opt)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer img.Close()
-	found, err := calib.Find(img, calib.FindOptions{Size: 19, MinConfidence: vision.LowMinConfidence})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if off := rendertest.SpacingsOff(found, s.Corners, true); off <= 0.5 || found.Confidence < vision.CentreBelow {
+	img, found, drawn := finderGrid(t, sc)
+	img.Close()
+	if off := rendertest.SpacingsOff(found, drawn, true); off <= 0.5 || found.Confidence < vision.CentreBelow {
 		t.Fatalf("the finder's grid is %.2f spacings off at %.2f: the scene no longer tests a wrong grid found surely", off, found.Confidence)
 	}
 	sc.mustFind = false
 	findRendered(t, sc, 19)
+}
+
+// finderGrid draws sc and fits its board as vision.FindBoard's first step does (calib.Find, the
+// size given, at FindBoard's low bar): the frame, which the caller closes, the grid, and the
+// drawn corners.
+func finderGrid(t *testing.T, sc renderedScene) (gocv.Mat, calib.Calibration, [4][2]float64) {
+	t.Helper()
+	s, img, err := rendertest.Frame(sc.seed, sc.opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	found, err := calib.Find(img, calib.FindOptions{Size: sc.opt.Size, MinConfidence: vision.LowMinConfidence})
+	if err != nil {
+		img.Close()
+		t.Fatal(err)
+	}
+	return img, found, s.Corners
 }
