@@ -100,8 +100,8 @@ const (
 // lines lie on the board's and none beyond (edgesFit), or the black stones place it where its
 // lines do not show (stonesPlace), unless it slid off a board the picture cuts (slidOffBoard) or the
 // reader is unsure of too many of its points (readerUnsure); a fit the finder is sure of is judged
-// as an unsure one when the reader is unsure of too many of its points (readerDoubts); otherwise the board is searched for
-// again at the sure bar. Last, where every search failed
+// as an unsure one when the reader is unsure of too many of its points (readerDoubts); otherwise
+// the board is searched for again at the sure bar. Last, where every search failed
 // (unless the finder's grid left the picture or slid off the board: calib.ErrNotInView), the
 // grids the board's outline places below the finder's bars are judged by the reader
 // (outlineGrid), and then the finder's own unsure grid by the reader and the outline together,
