@@ -698,3 +698,25 @@ func finderGrid(t *testing.T, sc renderedScene) (gocv.Mat, calib.Calibration, [4
 	}
 	return img, found, s.Corners
 }
+
+// TestFindBoardStonesBesideTheBoardAreNotOnIt runs scene 152 of `render-boards -seed 6001` (as
+// above): a dim late-game board on a dark table, a bowl of stones close beside its left edge.
+// calib.Find fits it at 0.45, a quarter spacing off, its faint lines too few for the unsure fit's
+// counts, and its 64 black stones sit on the grid's points; but the dark table in the gap between
+// the board and the bowl made two stone-sized dark blobs on the line just beyond the grid's left
+// edge, and the frame is too dim for the board's outline, so the stones did not place the grid
+// and the board was refused. The band beyond that edge is now judged by its brightness against
+// the board's wood (calib.bandsOnWood), and the board must be found.
+func TestFindBoardStonesBesideTheBoardAreNotOnIt(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: skips drawing and searching rendered photos")
+	}
+	sc := lateScene(t, "6001/152: a dim board, a bowl beside it on a dark table", 14634730986023870055, 1024, 768,
+		"yenw-computer-go-dataset-AI/Li-Long/0464.sgf", 147)
+	img, found, drawn := finderGrid(t, sc)
+	img.Close()
+	if off := rendertest.SpacingsOff(found, drawn, true); off > 0.5 || found.Confidence >= vision.StillMinConfidence {
+		t.Fatalf("the finder's grid is %.2f spacings off at %.2f: the scene no longer tests an unsure right grid", off, found.Confidence)
+	}
+	findRendered(t, sc, 19)
+}

@@ -117,7 +117,7 @@ func FitStones(frame gocv.Mat, cal Calibration) (StoneFit, error) {
 		p := cal.GridPixel(g.X, g.Y)
 		q[i] = Point2{(p.X+0.5)*sx - 0.5, (p.Y+0.5)*sy - 0.5}
 	}
-	onWood := woodAround(gray, q)
+	onWood := beyondOnWood(gray, cal, q, sx, sy)
 	fit := measureStones(findStoneBlobs(gray), cal.Size, toGrid, spacing, onWood)
 	if fit.Places() || fit.Beyond != [4]int{} {
 		// Stones beyond an edge refuse the grid whatever the dim frame's stones say: those are
@@ -130,24 +130,106 @@ func FitStones(frame gocv.Mat, cal Calibration) (StoneFit, error) {
 	return fit, nil
 }
 
+// beyondOnWood returns whether a blob at a work pixel of gray, on the line just beyond the given
+// edge of cal's grid (0 top, 1 right, 2 bottom, 3 left; q is the grid and its margin in work
+// pixels), lies on the board: inside the board's outline (woodAround), or, where no outline is
+// found (a dim frame, a board lost against the table), where the band beyond that edge looks like
+// the board's wood (bandsOnWood). On a right grid that band lies past the board's edge, over the
+// table, where the dark gap between the board and a bowl beside it is a stone-sized dark blob.
+func beyondOnWood(gray gocv.Mat, cal Calibration, q [4]Point2, sx, sy float64) func(Point2, int) bool {
+	if inside, ok := woodAround(gray, q); ok {
+		return func(p Point2, _ int) bool { return inside(p) }
+	}
+	bands := bandsOnWood(gray, cal, sx, sy)
+	return func(_ Point2, side int) bool { return bands[side] }
+}
+
 // woodAround returns whether a work pixel of gray lies on the board whose grid and margin are q
-// (TL, TR, BR, BL): inside the board outline (boardOutlines) that holds q's centre, or anywhere
+// (TL, TR, BR, BL): inside the board outline (boardOutlines) that holds q's centre; ok is false
 // when no outline holds it (the board's edge out of the picture, or lost against the table). A
 // dark table along a pale board's edge is a row of dark blobs on the line just beyond the grid,
 // which must not count as stones left out of it.
-func woodAround(gray gocv.Mat, q [4]Point2) func(Point2) bool {
-	anywhere := func(Point2) bool { return true }
+func woodAround(gray gocv.Mat, q [4]Point2) (inside func(Point2) bool, ok bool) {
 	pix, err := gray.DataPtrUint8()
 	if err != nil || len(pix) != gray.Cols()*gray.Rows() {
-		return anywhere
+		return nil, false
 	}
 	centre := Point2{(q[0].X + q[1].X + q[2].X + q[3].X) / 4, (q[0].Y + q[1].Y + q[2].Y + q[3].Y) / 4}
 	for _, o := range boardOutlines(&grayPlane{w: gray.Cols(), h: gray.Rows(), pix: pix}) {
 		if inside, ok := insideQuad(o); ok && inside(centre) {
-			return inside
+			return inside, true
 		}
 	}
-	return anywhere
+	return nil, false
+}
+
+// bandWoodTolerance is how far the band beyond an edge may differ in brightness from the board's
+// wood inside it, as a share of the wood's, and still count as wood (bandsOnWood).
+const bandWoodTolerance = 0.35
+
+// bandsOnWood reports, for each edge of cal's grid (top, right, bottom, left), whether the band
+// 1.3 spacings beyond it looks like the board's wood: the median brightness of the points there
+// between the lines' points (where no stone on a point reaches) within bandWoodTolerance of the
+// median of the grid's edge cells' middles, which no stone covers either. On a grid a line short,
+// that band is the board's margin; on a right one it lies past the board's edge (a margin is about
+// 0.65 spacing), over the table. An edge whose band is mostly out of the picture counts as wood, as
+// does every edge of a frame too dark to judge.
+func bandsOnWood(gray gocv.Mat, cal Calibration, sx, sy float64) [4]bool {
+	wood := [4]bool{true, true, true, true}
+	pix, err := gray.DataPtrUint8()
+	w, h := gray.Cols(), gray.Rows()
+	if err != nil || len(pix) != w*h || cal.Size < 2 {
+		return wood
+	}
+	// sample is the mean of the 3x3 work pixels around grid point (u, v), false outside gray.
+	sample := func(u, v float64) (float64, bool) {
+		p := cal.GridPixel(u, v)
+		x, y := int(math.Round((p.X+0.5)*sx-0.5)), int(math.Round((p.Y+0.5)*sy-0.5))
+		if x < 1 || y < 1 || x >= w-1 || y >= h-1 {
+			return 0, false
+		}
+		sum := 0
+		for dy := -1; dy <= 1; dy++ {
+			for dx := -1; dx <= 1; dx++ {
+				sum += int(pix[(y+dy)*w+x+dx])
+			}
+		}
+		return float64(sum) / 9, true
+	}
+	last := float64(cal.Size - 1)
+	for side := range 4 {
+		var in, out []float64
+		for k := 0.5; k < last; k++ {
+			var a, b [2]float64 // the cell's middle inside, the band's point beyond
+			switch side {
+			case 0:
+				a, b = [2]float64{k, 0.5}, [2]float64{k, -1.3}
+			case 1:
+				a, b = [2]float64{last - 0.5, k}, [2]float64{last + 1.3, k}
+			case 2:
+				a, b = [2]float64{k, last - 0.5}, [2]float64{k, last + 1.3}
+			default:
+				a, b = [2]float64{0.5, k}, [2]float64{-1.3, k}
+			}
+			if g, ok := sample(a[0], a[1]); ok {
+				in = append(in, g)
+			}
+			if g, ok := sample(b[0], b[1]); ok {
+				out = append(out, g)
+			}
+		}
+		if 2*len(out) < int(last) || 2*len(in) < int(last) {
+			continue
+		}
+		slices.Sort(in)
+		slices.Sort(out)
+		board, band := in[len(in)/2], out[len(out)/2]
+		if board < 16 {
+			continue
+		}
+		wood[side] = math.Abs(band-board) <= bandWoodTolerance*board
+	}
+	return wood
 }
 
 // centreSpacing is the spacing of a cols x rows grid at its centre, in the pixels toPix takes grid
@@ -160,8 +242,9 @@ func centreSpacing(toPix func(u, v float64) Point2, cols, rows int) float64 {
 
 // measureStones is the StoneFit of blobs (work pixels) on an n x n grid, with toGrid taking a
 // work pixel to grid coordinates and spacing the grid's spacing at its centre in work pixels. A
-// blob on the line beyond an edge counts only where onWood (nil: anywhere).
-func measureStones(blobs []stoneBlob, n int, toGrid func(Point2) Point2, spacing float64, onWood func(Point2) bool) StoneFit {
+// blob on the line beyond an edge counts only where onWood (given the blob and the edge, numbered
+// as StoneFit.Beyond; nil: anywhere).
+func measureStones(blobs []stoneBlob, n int, toGrid func(Point2) Point2, spacing float64, onWood func(Point2, int) bool) StoneFit {
 	var f StoneFit
 	if len(blobs) == 0 || spacing <= 0 {
 		return f
@@ -175,20 +258,24 @@ func measureStones(blobs []stoneBlob, n int, toGrid func(Point2) Point2, spacing
 		d := offPoint(p)
 		if !onBoard(p, n, n) {
 			// On a point of the line just beyond an edge, within the edge's extent.
-			if d >= 0.25 || (onWood != nil && !onWood(Point2{b.x, b.y})) {
+			if d >= 0.25 {
 				continue
 			}
 			u, v := math.Round(p.X), math.Round(p.Y)
 			along := func(t float64) bool { return t >= 0 && t <= last }
+			side := -1
 			switch {
 			case v == -1 && along(u):
-				f.Beyond[0]++
+				side = 0
 			case u == last+1 && along(v):
-				f.Beyond[1]++
+				side = 1
 			case v == last+1 && along(u):
-				f.Beyond[2]++
+				side = 2
 			case u == -1 && along(v):
-				f.Beyond[3]++
+				side = 3
+			}
+			if side >= 0 && (onWood == nil || onWood(Point2{b.x, b.y}, side)) {
+				f.Beyond[side]++
 			}
 			continue
 		}

@@ -68,13 +68,32 @@ func TestFitStones(t *testing.T) {
 	defer gray.Close()
 	gocv.CvtColor(img, &gray, gocv.ColorBGRToGray)
 	margin := [4]Point2{applyH(hm, Point2{-0.6, -0.6}), applyH(hm, Point2{18.6, -0.6}), applyH(hm, Point2{18.6, 18.6}), applyH(hm, Point2{-0.6, 18.6})}
-	onWood := woodAround(gray, margin)
+	onWood, ok := woodAround(gray, margin)
+	if !ok {
+		t.Fatal("no board outline around the drawn board")
+	}
 	for _, tc := range []struct {
 		u, v float64
 		want bool
 	}{{9, 9, true}, {18, 18, true}, {9, 19, false}, {-1, 9, false}, {19, 9, false}} {
 		if got := onWood(applyH(hm, Point2{tc.u, tc.v})); got != tc.want {
 			t.Errorf("point %v,%v of the drawn board on the wood: %v, want %v", tc.u, tc.v, got, tc.want)
+		}
+	}
+	// Without the outline, the band beyond an edge is judged by its brightness: beyond the true
+	// grid's edges it is the dark table, beyond a grid a line short it is the board's margin.
+	work, sx, sy := shrinkToGray(img, defaultWorkSize)
+	defer work.Close()
+	for _, tc := range []struct {
+		cal  Calibration
+		want [4]bool
+	}{
+		{grid(19, 0, 0, 18, 18), [4]bool{}},
+		{grid(18, 0, 0, 17, 17), [4]bool{false, true, true, false}},
+		{grid(17, 1, 1, 17, 17), [4]bool{true, true, true, true}},
+	} {
+		if got := bandsOnWood(work, tc.cal, sx, sy); got != tc.want {
+			t.Errorf("bands beyond a %dx%d grid's edges on the wood: %v, want %v", tc.cal.Size, tc.cal.Size, got, tc.want)
 		}
 	}
 	if _, err := FitStones(gocv.NewMat(), grid(19, 0, 0, 18, 18)); err == nil {
