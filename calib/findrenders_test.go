@@ -668,18 +668,12 @@ func TestFindBoardRectifiesAgainOnItsOwnLines(t *testing.T) {
 // sure of (readerDoubts), not only of those under vision.CentreBelow, and so must not return that
 // grid: the build that asked only under CentreBelow returned it, and read 106 points wrong on it.
 func TestFindBoardDoubtsASureGrid(t *testing.T) {
-	if testing.Short() {
-		t.Skip("-short: skips drawing and searching rendered photos")
-	}
 	sc := hardLateScene(t, "6001/161: glass stones on a white board, hard light", 7542417458335846902, 800, 600,
 		"yenw-computer-go-dataset-AI/Jin-Mao-Ce-Shi/2185.sgf", 214)
-	img, found, drawn := finderGrid(t, sc)
-	img.Close()
-	if off := rendertest.SpacingsOff(found, drawn, true); off <= 0.5 || found.Confidence < vision.CentreBelow {
-		t.Fatalf("the finder's grid is %.2f spacings off at %.2f: the scene no longer tests a wrong grid found surely", off, found.Confidence)
-	}
 	sc.mustFind = false
-	findRendered(t, sc, 19)
+	findAfterFinderGrid(t, sc, "a wrong grid found surely", func(off, conf float64) bool {
+		return off > 0.5 && conf >= vision.CentreBelow
+	})
 }
 
 // finderGrid draws sc and fits its board as vision.FindBoard's first step does (calib.Find, the
@@ -708,15 +702,25 @@ func finderGrid(t *testing.T, sc renderedScene) (gocv.Mat, calib.Calibration, [4
 // and the board was refused. The band beyond that edge is now judged by its brightness against
 // the board's wood (calib.bandsOnWood), and the board must be found.
 func TestFindBoardStonesBesideTheBoardAreNotOnIt(t *testing.T) {
+	sc := lateScene(t, "6001/152: a dim board, a bowl beside it on a dark table", 14634730986023870055, 1024, 768,
+		"yenw-computer-go-dataset-AI/Li-Long/0464.sgf", 147)
+	findAfterFinderGrid(t, sc, "an unsure right grid", func(off, conf float64) bool {
+		return off <= 0.5 && conf < vision.StillMinConfidence
+	})
+}
+
+// findAfterFinderGrid checks that calib.Find's grid in sc (finderGrid) is still the kind of grid the
+// test is about, which tests tells from the grid's spacings off the drawn corners and its confidence
+// and what names in the failure, then runs findRendered on sc with the size given.
+func findAfterFinderGrid(t *testing.T, sc renderedScene, what string, tests func(off, conf float64) bool) {
+	t.Helper()
 	if testing.Short() {
 		t.Skip("-short: skips drawing and searching rendered photos")
 	}
-	sc := lateScene(t, "6001/152: a dim board, a bowl beside it on a dark table", 14634730986023870055, 1024, 768,
-		"yenw-computer-go-dataset-AI/Li-Long/0464.sgf", 147)
 	img, found, drawn := finderGrid(t, sc)
 	img.Close()
-	if off := rendertest.SpacingsOff(found, drawn, true); off > 0.5 || found.Confidence >= vision.StillMinConfidence {
-		t.Fatalf("the finder's grid is %.2f spacings off at %.2f: the scene no longer tests an unsure right grid", off, found.Confidence)
+	if off := rendertest.SpacingsOff(found, drawn, true); !tests(off, found.Confidence) {
+		t.Fatalf("the finder's grid is %.2f spacings off at %.2f: the scene no longer tests %s", off, found.Confidence, what)
 	}
 	findRendered(t, sc, 19)
 }
